@@ -1,0 +1,24 @@
+#pragma once
+// Each subcommand registers its options on the app and returns a runner that gives the exit code.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "device_selection.hpp"
+
+namespace gridfuzz::cli {
+
+// Exit codes shared by every command.
+enum ExitCode : int { kOk = 0, kFound = 1, kUsage = 2, kEnvironment = 3 };
+
+struct GlobalOptions {
+  DeviceChoice device;
+};
+
+using Runner = std::function<int()>;
+
+Runner add_plan_command(CLI::App& app, const GlobalOptions& global);
+Runner add_limits_command(CLI::App& app, const GlobalOptions& global);
+Runner add_devices_command(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace gridfuzz::cli

@@ -1,0 +1,24 @@
+#pragma once
+// Strict parsing of command-line values. Every malformed value is an error naming the option
+// and the text; nothing is clamped, wrapped or guessed.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "gridfuzz/launch_spec.hpp"
+
+namespace gridfuzz::cli {
+
+// Bad input (exit code 2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A non-negative decimal integer that fits in 64 bits ("-1", "1e3", "0x10", "", "1 " are errors).
+std::uint64_t parse_u64(const std::string& text, const std::string& option);
+
+// "X[,Y[,Z]]" with missing dimensions 1.
+Dim3 parse_dim3(const std::string& text, const std::string& option);
+
+}  // namespace gridfuzz::cli

@@ -1,0 +1,35 @@
+# Shared by scripts/run, scripts/test and scripts/nightly: install what is missing, then build.
+# Sourced, not executed.
+
+GRIDFUZZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+GRIDFUZZ_BUILD="${GRIDFUZZ_BUILD:-$GRIDFUZZ_ROOT/build}"
+GRIDFUZZ_DEBIAN_PACKAGES=(cmake g++ make libgtest-dev libbenchmark-dev librapidcheck-dev libcli11-dev)
+
+# Installs the Debian packages that are not installed yet (apt-get update only when needed).
+gridfuzz_install_deps() {
+  local missing=()
+  for p in "${GRIDFUZZ_DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if ! command -v nvcc >/dev/null 2>&1; then
+    if [ -x /usr/local/cuda/bin/nvcc ]; then
+      export PATH="/usr/local/cuda/bin:$PATH"
+    else
+      echo "error: nvcc not found; install the CUDA toolkit (/usr/local/cuda)" >&2
+      return 3
+    fi
+  fi
+}
+
+# Configures and builds (Release unless CMAKE_BUILD_TYPE is set) with every core.
+gridfuzz_build() {
+  cmake -S "$GRIDFUZZ_ROOT" -B "$GRIDFUZZ_BUILD" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@" >/dev/null
+  cmake --build "$GRIDFUZZ_BUILD" -j "$(nproc)"
+}
