@@ -1,0 +1,62 @@
+#pragma once
+// One CSV row: a record keyed by column name with string values, one slot per schema column.
+// Typed helpers format numbers the one way the schema documents (decimal integers, shortest
+// round-trip doubles), so every writer produces identical text for identical values.
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/reports/schema.hpp"
+
+namespace gridfuzz::reports {
+
+class CsvRow {
+ public:
+  // Every column empty except `schema`, which holds kSchemaVersion.
+  CsvRow();
+
+  // Unknown column names throw UnknownColumnError (naming the column).
+  const std::string& get(std::string_view column) const;
+  void set(std::string_view column, std::string value);
+  bool is_empty(std::string_view column) const { return get(column).empty(); }
+  void clear(std::string_view column) { set(column, std::string()); }
+
+  // Positional access, index < kColumnCount (schema order).
+  const std::string& at(std::size_t index) const { return values_.at(index); }
+  void set_at(std::size_t index, std::string value) { values_.at(index) = std::move(value); }
+  const std::array<std::string, kColumnCount>& values() const noexcept { return values_; }
+
+  void set_int(std::string_view column, std::int64_t value);
+  void set_uint(std::string_view column, std::uint64_t value);
+  void set_u128(std::string_view column, u128 value);  // e.g. max_index past 2^64
+  // Shortest text that reads back to the same double ("nan", "inf", "-inf" for non-finite).
+  void set_double(std::string_view column, double value);
+
+  // nullopt for an empty value; std::invalid_argument (naming column and value) when the text
+  // is not a number of that type or does not fit it.
+  std::optional<std::int64_t> get_int(std::string_view column) const;
+  std::optional<std::uint64_t> get_uint(std::string_view column) const;
+  std::optional<u128> get_u128(std::string_view column) const;
+  std::optional<double> get_double(std::string_view column) const;
+
+  friend bool operator==(const CsvRow&, const CsvRow&) = default;
+
+ private:
+  std::array<std::string, kColumnCount> values_;
+};
+
+// For test and log output: "{schema=1.0, kernel=moe_vec, ...}", non-empty columns only.
+std::ostream& operator<<(std::ostream& out, const CsvRow& row);
+
+// Shared by CsvRow and the value checks: the text forms of the numeric column kinds.
+std::string format_double(double value);
+std::optional<std::int64_t> parse_int(std::string_view text);
+std::optional<std::uint64_t> parse_uint(std::string_view text);
+std::optional<u128> parse_u128(std::string_view text);
+std::optional<double> parse_double(std::string_view text);
+
+}  // namespace gridfuzz::reports

@@ -1,0 +1,59 @@
+#pragma once
+// Appends rows to a gridfuzz CSV, one row per write, each handed to the kernel before write()
+// returns, so a sweep killed at any point keeps every finished row and can resume from the file.
+//
+// Opening an existing file checks it first: its header must be exactly this schema's column
+// list and its rows of this major version (else CsvError, never a silent mix of schemas); an
+// unterminated last row left by a killed writer is cut off, so the next row starts on a fresh
+// line and the file reads back with no partial record. An advisory lock (flock) keeps a second
+// writer off the same file while this one is open.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+
+#include "gridfuzz/reports/csv_error.hpp"
+#include "gridfuzz/reports/csv_row.hpp"
+
+namespace gridfuzz::reports {
+
+struct CsvWriterOptions {
+  // Reject rows whose values fail check_row (vocabulary, numeric syntax).
+  bool check_values = true;
+};
+
+class CsvWriter {
+ public:
+  // Creates the file (with its header) or opens it for append. Throws CsvError.
+  explicit CsvWriter(std::filesystem::path path, const CsvWriterOptions& options = {});
+  ~CsvWriter();
+  CsvWriter(CsvWriter&& other) noexcept;
+  CsvWriter& operator=(CsvWriter&& other) noexcept;
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+
+  // Appends one row. Throws CsvError for a row of another major version, a row that fails the
+  // value checks (nothing is written then), or an I/O error.
+  void write(const CsvRow& row);
+
+  const std::filesystem::path& path() const noexcept { return path_; }
+  // Rows already in the file when it was opened (what a resumed sweep can skip).
+  std::size_t rows_at_open() const noexcept { return rows_at_open_; }
+  std::size_t rows_written() const noexcept { return rows_written_; }
+  // The line of an unterminated last row that opening cut off, if there was one.
+  std::optional<std::size_t> truncated_partial_line() const noexcept {
+    return truncated_partial_line_;
+  }
+
+ private:
+  void write_all(std::string_view bytes);
+  void close() noexcept;
+
+  std::filesystem::path path_;
+  CsvWriterOptions options_;
+  int fd_ = -1;
+  std::size_t rows_at_open_ = 0;
+  std::size_t rows_written_ = 0;
+  std::optional<std::size_t> truncated_partial_line_;
+};
+
+}  // namespace gridfuzz::reports

@@ -1,0 +1,124 @@
+#pragma once
+// The CSV schema: its version and its columns, in file order. This is the one source of truth
+// for the column list; reports/SCHEMA.md documents every column and must be kept in step.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gridfuzz::reports {
+
+// major.minor. A reader accepts any file of the same major; a different major is an error.
+// A minor bump may only append columns (an older reader ignores them) or relax a rule.
+inline constexpr int kSchemaMajor = 1;
+inline constexpr int kSchemaMinor = 0;
+inline constexpr std::string_view kSchemaVersion = "1.0";
+
+// What a column's non-empty values look like, so values can be checked without a per-column
+// table elsewhere. Every column may be empty (an axis that does not apply) unless the
+// vocabulary says otherwise.
+enum class ColumnKind {
+  text,         // free text
+  integer,      // decimal integer, optional leading '-', e.g. "65536"
+  big_integer,  // non-negative decimal integer of any size (may exceed 2^64), e.g. max_index
+  real,         // floating point, shortest round-trip form, "nan"/"inf" allowed
+  vocabulary,   // a value from the documented vocabulary (see vocabulary.hpp)
+};
+
+struct Column {
+  std::string_view name;
+  ColumnKind kind;
+};
+
+inline constexpr std::array<Column, 44> kColumns{{
+    {"schema", ColumnKind::text},
+    {"run_id", ColumnKind::text},
+    {"case_id", ColumnKind::text},
+    {"device", ColumnKind::text},
+    {"cc", ColumnKind::text},
+    {"driver", ColumnKind::text},
+    {"commit", ColumnKind::text},
+    {"kernel", ColumnKind::text},
+    {"variant", ColumnKind::text},
+    {"quant", ColumnKind::text},
+    {"bits", ColumnKind::integer},
+    {"group_size", ColumnKind::integer},
+    {"dtype", ColumnKind::text},
+    {"tokens", ColumnKind::integer},
+    {"top_k", ColumnKind::integer},
+    {"experts", ColumnKind::integer},
+    {"rows", ColumnKind::integer},
+    {"cols", ColumnKind::integer},
+    {"vocab", ColumnKind::integer},
+    {"launches", ColumnKind::integer},
+    {"grid_x", ColumnKind::integer},
+    {"grid_y", ColumnKind::integer},
+    {"grid_z", ColumnKind::integer},
+    {"block_x", ColumnKind::integer},
+    {"block_y", ColumnKind::integer},
+    {"block_z", ColumnKind::integer},
+    {"smem", ColumnKind::integer},
+    {"regs", ColumnKind::integer},
+    {"max_index", ColumnKind::big_integer},
+    {"index_type", ColumnKind::vocabulary},
+    {"index_wrap", ColumnKind::vocabulary},
+    {"predicted", ColumnKind::vocabulary},
+    {"observed", ColumnKind::vocabulary},
+    {"oracle", ColumnKind::text},
+    {"max_abs_err", ColumnKind::real},
+    {"mismatches", ColumnKind::integer},
+    {"verdict", ColumnKind::vocabulary},
+    {"time_ms_median", ColumnKind::real},
+    {"time_ms_min", ColumnKind::real},
+    {"time_ms_max", ColumnKind::real},
+    {"samples", ColumnKind::integer},
+    {"gbps", ColumnKind::real},
+    {"seed", ColumnKind::integer},
+    {"replay", ColumnKind::text},
+}};
+
+inline constexpr std::size_t kColumnCount = kColumns.size();
+
+// Index of a column by name, or nullopt for a name the schema does not have.
+constexpr std::optional<std::size_t> column_index(std::string_view name) {
+  for (std::size_t i = 0; i < kColumns.size(); ++i)
+    if (kColumns[i].name == name) return i;
+  return std::nullopt;
+}
+
+namespace detail {
+constexpr bool column_names_unique() {
+  for (std::size_t i = 0; i < kColumns.size(); ++i)
+    for (std::size_t j = i + 1; j < kColumns.size(); ++j)
+      if (kColumns[i].name == kColumns[j].name) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(detail::column_names_unique(), "duplicate column name in kColumns");
+static_assert(kColumns[0].name == "schema", "the version column comes first");
+
+// A column name the schema does not have: a typo in a writer or a reader is a bug, not data.
+class UnknownColumnError : public std::out_of_range {
+ public:
+  explicit UnknownColumnError(std::string_view name);
+  const std::string& column() const noexcept { return column_; }
+
+ private:
+  std::string column_;
+};
+
+// column_index, but an unknown name throws UnknownColumnError naming it.
+std::size_t require_column_index(std::string_view name);
+
+struct SchemaVersion {
+  int major = 0;
+  int minor = 0;
+  friend bool operator==(const SchemaVersion&, const SchemaVersion&) = default;
+};
+
+// "1.0" -> {1, 0}; nullopt for anything that is not <digits>.<digits>.
+std::optional<SchemaVersion> parse_schema_version(std::string_view text);
+
+}  // namespace gridfuzz::reports

@@ -1,0 +1,138 @@
+#include "gridfuzz/reports/csv_row.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <ostream>
+#include <stdexcept>
+#include <system_error>
+
+namespace gridfuzz::reports {
+namespace {
+
+bool all_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (const char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+[[noreturn]] void throw_not_a(std::string_view what, std::string_view column,
+                              const std::string& value) {
+  throw std::invalid_argument("CSV column '" + std::string(column) + "': '" + value +
+                              "' is not " + std::string(what));
+}
+
+}  // namespace
+
+std::string format_double(double value) {
+  // One spelling for the non-finite values, the one pandas and from_chars both read.
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::array<char, 64> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), result.ptr);
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  // from_chars takes a leading '-' but no '+' and no spaces, which is the form we want.
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty())
+    return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> parse_uint(std::string_view text) {
+  if (!all_digits(text)) return std::nullopt;
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<u128> parse_u128(std::string_view text) {
+  if (!all_digits(text)) return std::nullopt;
+  constexpr u128 kMax = ~static_cast<u128>(0);
+  u128 value = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (value > (kMax - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+std::optional<double> parse_double(std::string_view text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty())
+    return std::nullopt;
+  return value;
+}
+
+CsvRow::CsvRow() { values_[0] = std::string(kSchemaVersion); }
+
+const std::string& CsvRow::get(std::string_view column) const {
+  return values_[require_column_index(column)];
+}
+
+void CsvRow::set(std::string_view column, std::string value) {
+  values_[require_column_index(column)] = std::move(value);
+}
+
+void CsvRow::set_int(std::string_view column, std::int64_t value) {
+  set(column, std::to_string(value));
+}
+
+void CsvRow::set_uint(std::string_view column, std::uint64_t value) {
+  set(column, std::to_string(value));
+}
+
+void CsvRow::set_u128(std::string_view column, u128 value) {
+  set(column, gridfuzz::to_string_u128(value));
+}
+
+void CsvRow::set_double(std::string_view column, double value) {
+  set(column, format_double(value));
+}
+
+std::optional<std::int64_t> CsvRow::get_int(std::string_view column) const {
+  const std::string& text = get(column);
+  if (text.empty()) return std::nullopt;
+  if (const auto value = parse_int(text)) return value;
+  throw_not_a("a 64-bit signed integer", column, text);
+}
+
+std::optional<std::uint64_t> CsvRow::get_uint(std::string_view column) const {
+  const std::string& text = get(column);
+  if (text.empty()) return std::nullopt;
+  if (const auto value = parse_uint(text)) return value;
+  throw_not_a("a 64-bit unsigned integer", column, text);
+}
+
+std::optional<u128> CsvRow::get_u128(std::string_view column) const {
+  const std::string& text = get(column);
+  if (text.empty()) return std::nullopt;
+  if (const auto value = parse_u128(text)) return value;
+  throw_not_a("a 128-bit unsigned integer", column, text);
+}
+
+std::optional<double> CsvRow::get_double(std::string_view column) const {
+  const std::string& text = get(column);
+  if (text.empty()) return std::nullopt;
+  if (const auto value = parse_double(text)) return value;
+  throw_not_a("a floating-point number", column, text);
+}
+
+std::ostream& operator<<(std::ostream& out, const CsvRow& row) {
+  out << '{';
+  bool first = true;
+  for (std::size_t i = 0; i < kColumnCount; ++i) {
+    if (row.at(i).empty()) continue;
+    out << (first ? "" : ", ") << kColumns[i].name << '=' << row.at(i);
+    first = false;
+  }
+  return out << '}';
+}
+
+}  // namespace gridfuzz::reports

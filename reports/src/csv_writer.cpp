@@ -1,0 +1,175 @@
+#include "gridfuzz/reports/csv_writer.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "detail/csv_text.hpp"
+#include "detail/records_to_rows.hpp"
+#include "gridfuzz/reports/vocabulary.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+std::string system_error_text(int error) { return std::strerror(error); }
+
+// The whole file, read through the descriptor we append to, so the text we check is the text
+// we extend (not a file swapped in between a separate read and the open).
+std::string read_all(int fd, const std::string& path) {
+  std::string text;
+  std::array<char, 1 << 16> buffer{};
+  off_t offset = 0;
+  for (;;) {
+    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw CsvError(path + ": read error: " + system_error_text(errno));
+    if (n == 0) return text;
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+    offset += n;
+  }
+}
+
+// Why an existing header is not ours, or nothing when it is.
+std::optional<std::string> header_difference(const std::vector<std::string>& header) {
+  const std::string schema = "schema " + std::string(kSchemaVersion);
+  const std::size_t common = std::min(header.size(), kColumnCount);
+  for (std::size_t i = 0; i < common; ++i)
+    if (header[i] != kColumns[i].name)
+      return "column " + std::to_string(i + 1) + " is '" + header[i] + "', " + schema +
+             " has '" + std::string(kColumns[i].name) + "' there";
+  if (header.size() != kColumnCount)
+    return "it has " + std::to_string(header.size()) + " columns, " + schema + " has " +
+           std::to_string(kColumnCount);
+  return std::nullopt;
+}
+
+// Splits an existing file and checks that rows of this schema may be appended to it: the
+// reader's checks (same major version, every column present, well-formed text), then the exact
+// column list, since rows of one schema under another's header would be a silent mix.
+detail::RawText checked_for_append(std::string_view text, const std::string& name) {
+  try {
+    detail::RawText raw = detail::split_records(text, name);
+    if (raw.records.empty()) return raw;
+    detail::records_to_rows(raw, name, CsvReadOptions{.check_values = false});
+    if (const auto difference = header_difference(raw.records.front().fields))
+      throw CsvError(name + ":1: the header differs from schema " + std::string(kSchemaVersion) +
+                         ": " + *difference,
+                     1);
+    return raw;
+  } catch (const CsvError& error) {
+    throw CsvError("cannot append to " + std::string(error.what()), error.line());
+  }
+}
+
+}  // namespace
+
+CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options)
+    : path_(std::move(path)), options_(options) {
+  const std::string name = path_.string();
+  // O_APPEND: every write lands at the current end, whatever else happened to the file.
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw CsvError(name + ": cannot open for append: " + system_error_text(errno));
+  try {
+    // Two writers on one file would interleave rows and cut each other's "partial" rows.
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      throw CsvError(name + ": " +
+                     (errno == EWOULDBLOCK ? std::string("another writer has it open")
+                                           : "cannot lock: " + system_error_text(errno)));
+
+    const std::string text = read_all(fd_, name);
+    const std::string header = detail::header_line();
+    std::optional<std::size_t> truncate_to;
+    if (text.empty()) {
+      write_all(header);
+    } else {
+      const detail::RawText raw = checked_for_append(text, name);
+      if (raw.records.empty()) {
+        // Killed while writing the header: start the file again.
+        const std::string_view rest = std::string_view(text).substr(raw.complete_bytes);
+        if (!raw.partial_line || !header.starts_with(rest))
+          throw CsvError("cannot append to " + name + ": the file has no header line");
+        truncate_to = 0;
+      } else {
+        rows_at_open_ = raw.records.size() - 1;
+        if (raw.partial_line) truncate_to = raw.complete_bytes;
+      }
+      truncated_partial_line_ = raw.partial_line;
+    }
+    if (truncate_to) {
+      // The partial row is of a case that never finished; the resumed sweep runs it again.
+      if (::ftruncate(fd_, static_cast<off_t>(*truncate_to)) != 0)
+        throw CsvError(name + ": cannot cut off the unterminated last row: " +
+                       system_error_text(errno));
+      if (*truncate_to == 0) write_all(header);
+    }
+  } catch (...) {
+    close();  // no destructor runs for a constructor that throws
+    throw;
+  }
+}
+
+CsvWriter::~CsvWriter() { close(); }
+
+CsvWriter::CsvWriter(CsvWriter&& other) noexcept
+    : path_(std::move(other.path_)),
+      options_(other.options_),
+      fd_(std::exchange(other.fd_, -1)),
+      rows_at_open_(other.rows_at_open_),
+      rows_written_(other.rows_written_),
+      truncated_partial_line_(other.truncated_partial_line_) {}
+
+CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
+  if (this != &other) {
+    close();
+    path_ = std::move(other.path_);
+    options_ = other.options_;
+    fd_ = std::exchange(other.fd_, -1);
+    rows_at_open_ = other.rows_at_open_;
+    rows_written_ = other.rows_written_;
+    truncated_partial_line_ = other.truncated_partial_line_;
+  }
+  return *this;
+}
+
+void CsvWriter::close() noexcept {
+  if (fd_ >= 0) ::close(fd_);  // also releases the lock
+  fd_ = -1;
+}
+
+void CsvWriter::write(const CsvRow& row) {
+  const std::string name = path_.string();
+  if (fd_ < 0) throw CsvError(name + ": writer is closed");
+  const std::string& version_text = row.get("schema");
+  const auto version = parse_schema_version(version_text);
+  if (!version || version->major != kSchemaMajor || version->minor > kSchemaMinor)
+    throw CsvError(name + ": cannot write a row of schema '" + version_text +
+                   "' with a schema " + std::string(kSchemaVersion) + " header");
+  if (options_.check_values)
+    if (const auto problem = check_row(row))
+      throw CsvError(name + ": row rejected: " + *problem);
+
+  std::string line;
+  detail::append_record(line, std::span<const std::string>(row.values()));
+  write_all(line);
+  ++rows_written_;
+}
+
+void CsvWriter::write_all(std::string_view bytes) {
+  // One write() per row in practice: a kill leaves a row whole or absent. The loop only
+  // matters for interrupted or short writes.
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw CsvError(path_.string() + ": write error: " + system_error_text(errno));
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace gridfuzz::reports

@@ -1,0 +1,245 @@
+#include "gridfuzz/reports/csv_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gridfuzz/reports/csv_writer.hpp"
+#include "test_support.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+using testing::valid_row;
+
+std::vector<std::string> column_names() {
+  std::vector<std::string> names;
+  for (const Column& column : kColumns) names.emplace_back(column.name);
+  return names;
+}
+
+std::string join(const std::vector<std::string>& fields) {
+  std::string line;
+  for (const auto& field : fields) {
+    if (!line.empty()) line += ',';
+    line += field;
+  }
+  line += '\n';
+  return line;
+}
+
+// A plain data line for valid_row (none of its values needs quoting except replay).
+std::string data_line(const CsvRow& row) {
+  std::vector<std::string> fields(row.values().begin(), row.values().end());
+  fields.back() = "\"" + fields.back() + "\"";
+  return join(fields);
+}
+
+const std::string kHeader = join(column_names());
+
+struct ParseFailure {
+  std::string message;
+  std::size_t line = 0;
+};
+
+ParseFailure parse_failure(const std::string& text, const CsvReadOptions& options = {}) {
+  try {
+    (void)parse_csv(text, "test.csv", options);
+  } catch (const CsvError& error) {
+    return {error.what(), error.line()};
+  }
+  ADD_FAILURE() << "expected CsvError for:\n" << text;
+  return {};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(CsvReader, ReadsRowsWithTheirLines) {
+  const auto result = parse_csv(kHeader + data_line(valid_row(1)) + data_line(valid_row(2)), "t");
+  ASSERT_EQ(result.rows.size(), 2u);
+  EXPECT_EQ(result.rows[0], valid_row(1));
+  EXPECT_EQ(result.rows[1], valid_row(2));
+  EXPECT_EQ(result.row_lines, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(result.complete_bytes, kHeader.size() + 2 * data_line(valid_row(1)).size());
+}
+
+TEST(CsvReader, HeaderOnlyIsZeroRows) {
+  EXPECT_TRUE(parse_csv(kHeader, "t").rows.empty());
+}
+
+TEST(CsvReader, EmptyFileIsAnError) {
+  EXPECT_TRUE(contains(parse_failure("").message, "no header"));
+}
+
+TEST(CsvReader, MissingColumnIsNamed) {
+  std::vector<std::string> names = column_names();
+  names.erase(names.begin() + *column_index("gbps"));
+  const ParseFailure failure = parse_failure(join(names));
+  EXPECT_TRUE(contains(failure.message, "missing column 'gbps'")) << failure.message;
+  EXPECT_EQ(failure.line, 1u);
+
+  names.erase(names.begin() + *column_index("regs"));
+  const ParseFailure two = parse_failure(join(names));
+  EXPECT_TRUE(contains(two.message, "'regs'")) << two.message;
+  EXPECT_TRUE(contains(two.message, "'gbps'")) << two.message;
+}
+
+TEST(CsvReader, MissingSchemaColumnSaysNotOurs) {
+  std::vector<std::string> names = column_names();
+  names.erase(names.begin());
+  EXPECT_TRUE(contains(parse_failure(join(names)).message, "missing column 'schema'"));
+}
+
+TEST(CsvReader, DuplicateColumnIsAnError) {
+  std::vector<std::string> names = column_names();
+  names.push_back("kernel");
+  EXPECT_TRUE(contains(parse_failure(join(names)).message, "duplicate column 'kernel'"));
+}
+
+TEST(CsvReader, OtherMajorVersionIsAnErrorWithItsLine) {
+  CsvRow row = valid_row();
+  row.set("schema", "2.0");
+  const ParseFailure failure = parse_failure(kHeader + data_line(valid_row()) + data_line(row));
+  EXPECT_EQ(failure.line, 3u);
+  EXPECT_TRUE(contains(failure.message, "2.0")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "major")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "test.csv:3:")) << failure.message;
+}
+
+TEST(CsvReader, OtherMajorIsReportedBeforeItsMissingColumns) {
+  std::vector<std::string> names = column_names();
+  names[*column_index("verdict")] = "outcome";  // a 2.x file renamed it
+  std::vector<std::string> fields(kColumnCount, "");
+  fields[0] = "2.3";
+  const ParseFailure failure = parse_failure(join(names) + join(fields));
+  EXPECT_TRUE(contains(failure.message, "2.3")) << failure.message;
+}
+
+TEST(CsvReader, NewerMinorExtraColumnsAreIgnoredAndItsValuesNotPoliced) {
+  std::vector<std::string> names = column_names();
+  names.insert(names.begin() + 5, "sm_clock_mhz");  // order does not matter to the reader
+  CsvRow row = valid_row();
+  row.set("schema", "1.4");
+  row.set("verdict", "flaky");  // a word 1.4 may have added
+  std::vector<std::string> fields(row.values().begin(), row.values().end());
+  fields.back() = "\"" + fields.back() + "\"";
+  fields.insert(fields.begin() + 5, "1980");
+  const auto result = parse_csv(join(names) + join(fields), "t");
+  ASSERT_EQ(result.rows.size(), 1u);
+  EXPECT_EQ(result.rows[0], row);
+  EXPECT_EQ(result.ignored_columns, (std::vector<std::string>{"sm_clock_mhz"}));
+}
+
+TEST(CsvReader, BadVocabularyIsAnErrorWithItsLineUnlessUnchecked) {
+  CsvRow row = valid_row();
+  row.set("verdict", "fial:mismatch");
+  const std::string text = kHeader + data_line(row);
+  const ParseFailure failure = parse_failure(text);
+  EXPECT_EQ(failure.line, 2u);
+  EXPECT_TRUE(contains(failure.message, "'fial:mismatch'")) << failure.message;
+  EXPECT_EQ(parse_csv(text, "t", CsvReadOptions{.check_values = false}).rows.at(0), row);
+}
+
+TEST(CsvReader, WrongFieldCountNamesTheLine) {
+  std::string short_line = data_line(valid_row(2));
+  short_line.erase(0, short_line.find(',') + 1);  // drop one field
+  const ParseFailure failure =
+      parse_failure(kHeader + data_line(valid_row(1)) + short_line + data_line(valid_row(3)));
+  EXPECT_EQ(failure.line, 3u);
+  EXPECT_TRUE(contains(failure.message, "expected 44 fields, found 43")) << failure.message;
+}
+
+TEST(CsvReader, LineNumbersCountEmbeddedLineBreaks) {
+  CsvRow multi_line = valid_row(1);
+  multi_line.set("oracle", "mismatch:2\nat row 7\nat row 9");
+  testing::ScratchDir dir;
+  const auto path = dir.file("lines.csv");
+  {
+    CsvWriter writer(path);
+    writer.write(multi_line);
+  }
+  testing::append_text(path, "1.0,too,few\n");
+  const ParseFailure failure = parse_failure(testing::read_text(path));
+  EXPECT_EQ(failure.line, 5u);  // header, a row over three lines, then the bad one
+}
+
+TEST(CsvReader, UnterminatedQuoteInTheMiddleIsAnError) {
+  std::string broken = data_line(valid_row(2));
+  broken.replace(broken.find("moe_vec,"), 8, "\"moe_vec,");  // an opening quote never closed
+  const ParseFailure failure =
+      parse_failure(kHeader + data_line(valid_row(1)) + broken + data_line(valid_row(3)));
+  // The quote swallows text up to the next quote (the replay field's), and what follows that
+  // cannot follow a closing quote: the error points at the broken line.
+  EXPECT_EQ(failure.line, 3u);
+  EXPECT_TRUE(contains(failure.message, "quote")) << failure.message;
+}
+
+TEST(CsvReader, UnterminatedQuoteSwallowingEverythingNamesWhereItOpened) {
+  std::vector<std::string> fields(kColumnCount, "");
+  fields[0] = "1.0";
+  fields[1] = "\"run";  // never closed; the later lines hold no quote to close it
+  const ParseFailure failure = parse_failure(kHeader + join(fields) + "1.0\n1.0\n",
+                                             CsvReadOptions{.check_values = false});
+  EXPECT_EQ(failure.line, 2u);
+  EXPECT_TRUE(contains(failure.message, "unterminated quoted field")) << failure.message;
+}
+
+TEST(CsvReader, MalformedQuotingIsAnErrorWithItsLine) {
+  const std::string row = data_line(valid_row());
+  std::string stray_quote = row;
+  stray_quote.replace(stray_quote.find("moe_vec,"), 8, "moe\"vec,");
+  ParseFailure failure = parse_failure(kHeader + row + stray_quote);
+  EXPECT_EQ(failure.line, 3u);
+  EXPECT_TRUE(contains(failure.message, "quote inside an unquoted field")) << failure.message;
+
+  std::string after_quote = row;
+  after_quote.replace(after_quote.find("moe_vec,"), 8, "\"moe\"vec,");
+  failure = parse_failure(kHeader + after_quote);
+  EXPECT_EQ(failure.line, 2u);
+  EXPECT_TRUE(contains(failure.message, "after the closing quote")) << failure.message;
+
+  failure = parse_failure(kHeader + "1.0\rx\n");
+  EXPECT_EQ(failure.line, 2u);
+}
+
+TEST(CsvReader, TrailingPartialRowIsDropped) {
+  const std::string row = data_line(valid_row(1));
+  for (const std::size_t cut : {std::size_t{1}, std::size_t{4}, row.size() / 2, row.size() - 2,
+                                row.size() - 1}) {
+    const auto result = parse_csv(kHeader + row + row.substr(0, cut), "t");
+    EXPECT_EQ(result.rows.size(), 1u) << cut;
+    EXPECT_EQ(result.dropped_partial_line, 3u) << cut;
+    EXPECT_EQ(result.complete_bytes, kHeader.size() + row.size()) << cut;
+  }
+}
+
+TEST(CsvReader, PartialRowWithTooManyFieldsIsCorruptNotPartial) {
+  const std::string too_many(kColumnCount + 2, ',');
+  const ParseFailure failure = parse_failure(kHeader + "1.0" + too_many);
+  EXPECT_EQ(failure.line, 2u);
+}
+
+TEST(CsvReader, AcceptsCrlfBlankLinesAndABom) {
+  std::string crlf_row = data_line(valid_row(1));
+  crlf_row.back() = '\r';
+  crlf_row += '\n';
+  std::string crlf_header = kHeader;
+  crlf_header.back() = '\r';
+  crlf_header += '\n';
+  const auto result = parse_csv(
+      "\xEF\xBB\xBF" + crlf_header + "\n" + crlf_row + "\r\n" + data_line(valid_row(2)), "t");
+  ASSERT_EQ(result.rows.size(), 2u);
+  EXPECT_EQ(result.rows[0], valid_row(1));
+  EXPECT_EQ(result.row_lines[1], 5u);
+}
+
+TEST(CsvReader, MissingFileIsACsvError) {
+  testing::ScratchDir dir;
+  EXPECT_THROW((void)read_csv(dir.file("absent.csv")), CsvError);
+}
+
+}  // namespace
+}  // namespace gridfuzz::reports

@@ -1,0 +1,77 @@
+#include "gridfuzz/reports/schema.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gridfuzz::reports {
+namespace {
+
+// The column list of issue 2, item 6, in order: the contract every consumer reads by.
+const std::vector<std::string> kSpecifiedColumns = {
+    "schema", "run_id", "case_id", "device", "cc", "driver", "commit", "kernel", "variant",
+    "quant", "bits", "group_size", "dtype", "tokens", "top_k", "experts", "rows", "cols",
+    "vocab", "launches", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "smem",
+    "regs", "max_index", "index_type", "index_wrap", "predicted", "observed", "oracle",
+    "max_abs_err", "mismatches", "verdict", "time_ms_median", "time_ms_min", "time_ms_max",
+    "samples", "gbps", "seed", "replay"};
+
+TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
+  ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
+  for (std::size_t i = 0; i < kColumnCount; ++i)
+    EXPECT_EQ(kColumns[i].name, kSpecifiedColumns[i]) << "column " << i;
+}
+
+TEST(Schema, VersionStringMatchesMajorAndMinor) {
+  EXPECT_EQ(kSchemaVersion, "1.0");
+  const auto version = parse_schema_version(kSchemaVersion);
+  ASSERT_TRUE(version.has_value());
+  EXPECT_EQ(version->major, kSchemaMajor);
+  EXPECT_EQ(version->minor, kSchemaMinor);
+}
+
+TEST(Schema, ColumnIndexLooksUpByName) {
+  EXPECT_EQ(column_index("schema"), 0u);
+  EXPECT_EQ(column_index("grid_z"), 22u);
+  EXPECT_EQ(column_index("replay"), kColumnCount - 1);
+  EXPECT_FALSE(column_index("grid_w").has_value());
+  EXPECT_FALSE(column_index("").has_value());
+  static_assert(column_index("verdict").has_value(), "usable at compile time");
+}
+
+TEST(Schema, RequireColumnIndexNamesTheUnknownColumn) {
+  EXPECT_EQ(require_column_index("verdict"), *column_index("verdict"));
+  try {
+    require_column_index("verdikt");
+    FAIL() << "expected UnknownColumnError";
+  } catch (const UnknownColumnError& error) {
+    EXPECT_EQ(error.column(), "verdikt");
+    EXPECT_NE(std::string(error.what()).find("verdikt"), std::string::npos);
+  }
+}
+
+TEST(Schema, ParsesVersions) {
+  EXPECT_EQ(parse_schema_version("1.0"), (SchemaVersion{1, 0}));
+  EXPECT_EQ(parse_schema_version("12.34"), (SchemaVersion{12, 34}));
+  for (const char* bad : {"", "1", "1.", ".0", "1.0.0", "v1.0", "-1.0", "1.-0", " 1.0", "1.0 ",
+                          "a.b", "1,0"})
+    EXPECT_FALSE(parse_schema_version(bad).has_value()) << "'" << bad << "'";
+}
+
+TEST(Schema, SchemaMdDocumentsEveryColumn) {
+  std::ifstream in(GRIDFUZZ_SCHEMA_MD);
+  ASSERT_TRUE(in) << "cannot open " << GRIDFUZZ_SCHEMA_MD;
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  EXPECT_NE(doc.find("Schema version: `" + std::string(kSchemaVersion) + "`"), std::string::npos);
+  for (const Column& column : kColumns)
+    EXPECT_NE(doc.find("| `" + std::string(column.name) + "` |"), std::string::npos)
+        << "SCHEMA.md has no table row for column " << column.name;
+}
+
+}  // namespace
+}  // namespace gridfuzz::reports
