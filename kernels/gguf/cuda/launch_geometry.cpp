@@ -1,0 +1,154 @@
+#include "launch_geometry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/gguf/q8_1_layout.hpp"
+
+namespace gridfuzz::gguf {
+namespace {
+
+// A host int computed from a 64-bit count, as upstream's `int` (then dim3's unsigned) holds it:
+// the value modulo 2^32. A count of 2^32 becomes a grid extent of 0, which the driver refuses.
+std::uint64_t as_uint32_extent(std::uint64_t v) { return v & 0xFFFFFFFFull; }
+
+IndexType narrow_or_64(bool legacy, IndexType upstream) { return legacy ? upstream : IndexType::int64; }
+
+LaunchSpec gemv_spec(const char* name, Dim3 grid) {
+  LaunchSpec l;
+  l.name = name;
+  l.grid = grid;
+  l.block = {32, 1, 1};
+  return l;
+}
+
+}  // namespace
+
+std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
+                                              const DeviceLimits& limits) {
+  const std::uint64_t blocks_x = q8_1_padded_cols(cols) / kQuantizeBlockThreads;
+  std::vector<QuantizeLaunch> out;
+  LaunchSpec l;
+  l.name = "quantize_q8_1";
+  l.block = {kQuantizeBlockThreads, 1, 1};
+  if (g == QuantizeGeometry::one_launch) {
+    l.grid = {blocks_x, as_uint32_extent(rows), 1};
+    out.push_back({l, 0});
+    return out;
+  }
+  const std::uint64_t tile = g == QuantizeGeometry::upstream_tiles ? kUpstreamChunkRows : limits.max_grid_y;
+  if (tile == 0) throw std::invalid_argument("quantize_launches: the device's grid.y limit is 0");
+  for (std::uint64_t r0 = 0; r0 < rows; r0 += tile) {
+    l.grid = {blocks_x, std::min(tile, rows - r0), 1};
+    out.push_back({l, r0});
+  }
+  return out;
+}
+
+std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
+                                         const DeviceLimits& limits) {
+  const bool legacy = g != QuantizeGeometry::tiles_64;
+  const std::uint64_t padded = q8_1_padded_cols(cols);
+  const auto launches = quantize_launches(g, rows, cols, limits);
+  std::uint64_t max_chunk = 0, last_offset = 0;
+  for (const auto& l : launches) {
+    max_chunk = std::max(max_chunk, l.spec.grid.y);
+    last_offset = std::max(last_offset, l.row_offset);
+  }
+  std::vector<IndexRange> r;
+  if (g == QuantizeGeometry::tiles_64) {
+    // Ours: absolute row index (offset + blockIdx.y) times the row length, all 64-bit.
+    r.push_back({"q8_1_input_index", u128{rows} * cols - 1, IndexType::int64, "elements"});
+    r.push_back({"q8_1_output_index", u128{rows} * padded - 1, IndexType::int64, "elements"});
+    return r;
+  }
+  // Upstream: iy*kx + ix and iy*kx_padded + ix in int within a launch; the host's chunk offsets
+  // off*kx and off*(padded/32*9) in int.
+  r.push_back({"q8_1_input_index", u128{max_chunk} * cols - 1, narrow_or_64(legacy, IndexType::int32), "elements"});
+  r.push_back({"q8_1_output_index", u128{max_chunk} * padded - 1, narrow_or_64(legacy, IndexType::int32), "elements"});
+  if (g == QuantizeGeometry::upstream_tiles) {
+    r.push_back({"q8_1_chunk_input_offset", u128{last_offset} * cols, IndexType::int32, "elements"});
+    r.push_back({"q8_1_chunk_output_offset", u128{last_offset} * q8_1_row_stride_int32(cols), IndexType::int32,
+                 "int32 words"});
+  }
+  return r;
+}
+
+std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits) {
+  const std::uint64_t pairs = s.pairs();
+  const char* name = s.dense ? "mmvq" : "moe_vec";
+  std::vector<GemvLaunch> out;
+  switch (g) {
+    case GemvGeometry::legacy: {
+      // grid (nrows, 1, tokens*top_k) for moe_vec, (nrows, nvecs, 1) for mmvq; int host math.
+      const std::uint64_t p = as_uint32_extent(pairs), r = as_uint32_extent(s.rows);
+      out.push_back({gemv_spec(name, s.dense ? Dim3{r, p, 1} : Dim3{r, 1, p}), 0, 0, !s.dense});
+      return out;
+    }
+    case GemvGeometry::pairs_x: {
+      for (std::uint64_t r0 = 0; r0 < s.rows; r0 += limits.max_grid_y)
+        for (std::uint64_t p0 = 0; p0 < pairs; p0 += limits.max_grid_x)
+          out.push_back({gemv_spec(name, {std::min(limits.max_grid_x, pairs - p0), std::min(limits.max_grid_y, s.rows - r0), 1}),
+                         p0, r0, false});
+      return out;
+    }
+    case GemvGeometry::rows_x: {
+      for (std::uint64_t r0 = 0; r0 < s.rows; r0 += limits.max_grid_x)
+        for (std::uint64_t p0 = 0; p0 < pairs; p0 += limits.max_grid_y)
+          out.push_back({gemv_spec(name, {std::min(limits.max_grid_x, s.rows - r0), std::min(limits.max_grid_y, pairs - p0), 1}),
+                         p0, r0, false});
+      return out;
+    }
+    case GemvGeometry::zchunk: {
+      // Token-aligned chunks: a whole number of tokens (kernel_top_k pairs each) per launch.
+      const std::uint64_t k = s.kernel_top_k();
+      const std::uint64_t chunk = limits.max_grid_z / k * k;
+      if (chunk == 0) throw std::invalid_argument("gemv_launches: top_k exceeds the grid.z limit");
+      for (std::uint64_t r0 = 0; r0 < s.rows; r0 += limits.max_grid_x)
+        for (std::uint64_t p0 = 0; p0 < pairs; p0 += chunk)
+          out.push_back({gemv_spec(name, {std::min(limits.max_grid_x, s.rows - r0), 1, std::min(chunk, pairs - p0)}),
+                         p0, r0, true});
+      return out;
+    }
+  }
+  return out;
+}
+
+std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
+  const bool legacy = g == GemvGeometry::legacy;
+  const std::uint64_t bpr = s.blocks_per_row();
+  const std::uint64_t kernel_tokens = s.dense ? s.tokens : s.pairs() / s.kernel_top_k();
+  const IndexType dst_type = s.dense ? IndexType::int32 : IndexType::uint32;
+  std::vector<IndexRange> r;
+  // dst[p*nrows + row]: unsigned in moe_vec (from blockIdx), int in mmvq.
+  r.push_back({"dst_index", u128{s.pairs()} * s.rows - 1, narrow_or_64(legacy, dst_type), "elements"});
+  if (s.dense) {
+    // mmvq: activation block vec*(padded/32) + i*(qk/32), int.
+    r.push_back({"act_block", u128{kernel_tokens} * q8_1_blocks_per_row(s.cols) - 1, narrow_or_64(legacy, IndexType::int32),
+                 "q8_1 blocks"});
+  } else {
+    // token*token_stride: unsigned*int -> unsigned (int32 units).
+    r.push_back({"act_offset", u128{kernel_tokens - 1} * s.token_stride(), narrow_or_64(legacy, IndexType::uint32),
+                 "int32 words"});
+    // expert*nrows*blocks_per_row: int.
+    r.push_back({"expert_base", u128{s.experts - 1} * s.rows * bpr, narrow_or_64(legacy, IndexType::int32), "blocks"});
+    // host: tokens*top_k in int before it becomes grid.z.
+    if (legacy) r.push_back({"host_pairs", u128{s.pairs()}, IndexType::int32, "pairs"});
+  }
+  r.push_back({"weight_block", u128{s.rows} * bpr - 1, narrow_or_64(legacy, IndexType::int32), "blocks"});
+  return r;
+}
+
+std::vector<TokenRange> reference_token_ranges(const MoeCallShape& s, const DeviceLimits& limits) {
+  // Tokens per piece: its pairs must fit grid.z and grid.y, its activation rows grid.y.
+  const std::uint64_t axis_limit = std::min(limits.max_grid_z, limits.max_grid_y);
+  const std::uint64_t pairs_per_token = s.dense ? 1 : s.top_k;
+  const std::uint64_t per_piece = axis_limit / pairs_per_token;
+  if (per_piece == 0) throw std::invalid_argument("reference_token_ranges: top_k exceeds the grid limits");
+  std::vector<TokenRange> out;
+  for (std::uint64_t t0 = 0; t0 < s.tokens; t0 += per_piece) out.push_back({t0, std::min(s.tokens, t0 + per_piece)});
+  return out;
+}
+
+}  // namespace gridfuzz::gguf

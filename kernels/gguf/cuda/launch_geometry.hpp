@@ -1,0 +1,64 @@
+#pragma once
+// The launches of quantize_q8_1 and moe_vec/mmvq as each variant's host code computes them, with
+// the offsets each launch passes to its kernel, and the index ranges of the kernels with their
+// declared C++ types. Pure host code: plan(), the launchers and the CPU tests all read this.
+#include <cstdint>
+#include <vector>
+
+#include "call_shape.hpp"
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/index_range.hpp"
+#include "gridfuzz/launch_spec.hpp"
+
+namespace gridfuzz::gguf {
+
+inline constexpr std::uint64_t kQuantizeBlockThreads = 256;  // one warp per q8_1 block, 8 per CTA
+inline constexpr std::uint64_t kUpstreamChunkRows = 65535;   // vLLM's hard-coded row tile
+
+// How quantize_q8_1 is launched.
+enum class QuantizeGeometry {
+  one_launch,          // pre-tiling vLLM: grid (blocks_x, rows, 1), int32 index math
+  upstream_tiles,      // vLLM at the moe_vec snapshot: tiles of 65535 rows, int32 offsets and indices
+  tiles_64,            // ours: tiles of limits.max_grid_y rows, 64-bit offsets and indices
+};
+
+struct QuantizeLaunch {
+  LaunchSpec spec;
+  std::uint64_t row_offset = 0;  // first activation row of this launch
+};
+
+std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
+                                              const DeviceLimits& limits);
+std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
+                                         const DeviceLimits& limits);
+
+// How moe_vec (and mmvq, its dense sibling) is launched. One warp (block 32x1x1) per output
+// element (pair, row) in every geometry.
+enum class GemvGeometry {
+  legacy,        // upstream: rows on x, pairs on z (mmvq: on y), one launch, 32-bit index math
+  pairs_x,       // FreeToken #185 style: pairs on x, rows on y; both tiled; 64-bit
+  rows_x,        // rows on x, pairs on y tiled at the y limit with a 64-bit pair offset
+  zchunk,        // rows on x, pairs on z in token-aligned chunks with a 64-bit pair offset
+};
+
+struct GemvLaunch {
+  LaunchSpec spec;
+  std::uint64_t pair_offset = 0;  // first pair (output row of dst) of this launch
+  std::uint64_t row_offset = 0;   // first weight row of this launch
+  bool pairs_on_z = false;        // which grid axis carries the pair index (rows_x/zchunk/legacy)
+};
+
+std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits);
+// legacy: upstream's types (uint32 dst and activation offsets, int32 expert base and weight block
+// index; mmvq: int32); others: int64.
+std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s);
+
+// The split-batch reference: token ranges [begin, end) with at most floor(max_grid_z / kernel_top_k)
+// tokens each, so every piece's pair count fits grid.z (and the y limit) and its activation rows
+// fit one quantize launch.
+struct TokenRange {
+  std::uint64_t begin = 0, end = 0;
+};
+std::vector<TokenRange> reference_token_ranges(const MoeCallShape& s, const DeviceLimits& limits);
+
+}  // namespace gridfuzz::gguf

@@ -1,0 +1,158 @@
+#pragma once
+// GGUF block layouts as plain structs, field order and byte sizes as in ggml's ggml-common.h
+// (KERNELS.md 2.2). fp16 fields are stored as uint16_t bit patterns (see fp16.hpp); multi-byte
+// fields are little-endian, as on x86-64 and every CUDA device. No padding is needed: every
+// struct has alignment 2 (q8_1: 4, matching ggml's half2 and the int32 rows vLLM allocates), and
+// the static_asserts below pin the sizes, so an array of blocks has exactly ggml's byte stride.
+#include <cstddef>
+#include <cstdint>
+
+#include "gridfuzz/gguf/host_device.hpp"
+#include "gridfuzz/gguf/quant_type.hpp"
+
+namespace gridfuzz::gguf {
+
+// --- legacy 32-value blocks; nibble order: byte j low = element j, high = element j+16 ---
+
+struct block_q4_0 {
+  std::uint16_t d;       // half scale
+  std::uint8_t qs[16];   // x = (q - 8) * d
+};
+
+struct block_q4_1 {
+  std::uint16_t d;       // half scale
+  std::uint16_t m;       // half offset: x = q * d + m
+  std::uint8_t qs[16];
+};
+
+struct block_q5_0 {
+  std::uint16_t d;
+  std::uint8_t qh[4];    // 5th bits, little-endian uint32: bit j belongs to element j
+  std::uint8_t qs[16];   // x = ((nibble | bit << 4) - 16) * d
+};
+
+struct block_q5_1 {
+  std::uint16_t d;
+  std::uint16_t m;
+  std::uint8_t qh[4];
+  std::uint8_t qs[16];   // x = (nibble | bit << 4) * d + m
+};
+
+struct block_q8_0 {
+  std::uint16_t d;
+  std::int8_t qs[32];    // x = q * d
+};
+
+// Activation block: s = half of the sum of the ORIGINAL floats of the block (not d * sum(q)).
+struct alignas(4) block_q8_1 {
+  std::uint16_t d;
+  std::uint16_t s;
+  std::int8_t qs[32];
+};
+
+// --- K-quants: 256-value super-blocks ---
+
+struct block_q2_K {
+  std::uint8_t scales[16];  // per 16 values: low nibble scale, high nibble min
+  std::uint8_t qs[64];      // 2-bit quants
+  std::uint16_t d;          // half super-scale for the scales
+  std::uint16_t dmin;       // half super-scale for the mins
+};
+
+struct block_q3_K {
+  std::uint8_t hmask[32];   // high bit of each 3-bit quant (set: no -4)
+  std::uint8_t qs[64];      // low 2 bits
+  std::uint8_t scales[12];  // 16 x 6-bit scales, biased by 32
+  std::uint16_t d;
+};
+
+struct block_q4_K {
+  std::uint16_t d;
+  std::uint16_t dmin;
+  std::uint8_t scales[12];  // 8 x 6-bit scale + 8 x 6-bit min
+  std::uint8_t qs[128];
+};
+
+struct block_q5_K {
+  std::uint16_t d;
+  std::uint16_t dmin;
+  std::uint8_t scales[12];
+  std::uint8_t qh[32];      // 5th bits
+  std::uint8_t qs[128];
+};
+
+struct block_q6_K {
+  std::uint8_t ql[128];     // low 4 bits
+  std::uint8_t qh[64];      // high 2 bits
+  std::int8_t scales[16];   // signed 8-bit scale per 16 values
+  std::uint16_t d;
+};
+
+// --- non-linear 4-bit (value table kIq4NlValues) ---
+
+struct block_iq4_nl {
+  std::uint16_t d;
+  std::uint8_t qs[16];      // table indices, q4_0 nibble order
+};
+
+struct block_iq4_xs {
+  std::uint16_t d;
+  std::uint16_t scales_h;   // high 2 bits of the eight 6-bit sub-block scales
+  std::uint8_t scales_l[4]; // low 4 bits, two per byte
+  std::uint8_t qs[128];     // table indices, q4_0 nibble order within each 32-value sub-block
+};
+
+// The 16 values a 4-bit iq4 index selects (ggml `kvalues_iq4nl`, KERNELS.md 2.3). A function with
+// a local table rather than a namespace-scope array, so device code can call it too.
+GRIDFUZZ_GGUF_HD constexpr int iq4nl_value(unsigned index) {
+  constexpr signed char values[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
+                                      1,    13,   25,  38,  53,  69,  89,  113};
+  return values[index & 15u];
+}
+
+static_assert(sizeof(block_q4_0) == 18);
+static_assert(sizeof(block_q4_1) == 20);
+static_assert(sizeof(block_q5_0) == 22);
+static_assert(sizeof(block_q5_1) == 24);
+static_assert(sizeof(block_q8_0) == 34);
+static_assert(sizeof(block_q8_1) == 36);
+static_assert(sizeof(block_q2_K) == 84);
+static_assert(sizeof(block_q3_K) == 110);
+static_assert(sizeof(block_q4_K) == 144);
+static_assert(sizeof(block_q5_K) == 176);
+static_assert(sizeof(block_q6_K) == 210);
+static_assert(sizeof(block_iq4_nl) == 18);
+static_assert(sizeof(block_iq4_xs) == 136);
+
+// Block struct of a type, for templated code: BlockOf<QuantType::q4_K> is block_q4_K.
+template <QuantType T> struct BlockOfT;
+template <> struct BlockOfT<QuantType::q4_0> { using type = block_q4_0; };
+template <> struct BlockOfT<QuantType::q4_1> { using type = block_q4_1; };
+template <> struct BlockOfT<QuantType::q5_0> { using type = block_q5_0; };
+template <> struct BlockOfT<QuantType::q5_1> { using type = block_q5_1; };
+template <> struct BlockOfT<QuantType::q8_0> { using type = block_q8_0; };
+template <> struct BlockOfT<QuantType::q8_1> { using type = block_q8_1; };
+template <> struct BlockOfT<QuantType::q2_K> { using type = block_q2_K; };
+template <> struct BlockOfT<QuantType::q3_K> { using type = block_q3_K; };
+template <> struct BlockOfT<QuantType::q4_K> { using type = block_q4_K; };
+template <> struct BlockOfT<QuantType::q5_K> { using type = block_q5_K; };
+template <> struct BlockOfT<QuantType::q6_K> { using type = block_q6_K; };
+template <> struct BlockOfT<QuantType::iq4_nl> { using type = block_iq4_nl; };
+template <> struct BlockOfT<QuantType::iq4_xs> { using type = block_iq4_xs; };
+template <QuantType T> using BlockOf = typename BlockOfT<T>::type;
+
+// The traits table and the structs must agree.
+namespace detail {
+template <QuantType T> constexpr bool block_matches_traits() {
+  return sizeof(BlockOf<T>) == quant_traits(T).block_bytes;
+}
+}  // namespace detail
+static_assert(detail::block_matches_traits<QuantType::q4_0>() && detail::block_matches_traits<QuantType::q4_1>() &&
+              detail::block_matches_traits<QuantType::q5_0>() && detail::block_matches_traits<QuantType::q5_1>() &&
+              detail::block_matches_traits<QuantType::q8_0>() && detail::block_matches_traits<QuantType::q8_1>() &&
+              detail::block_matches_traits<QuantType::q2_K>() && detail::block_matches_traits<QuantType::q3_K>() &&
+              detail::block_matches_traits<QuantType::q4_K>() && detail::block_matches_traits<QuantType::q5_K>() &&
+              detail::block_matches_traits<QuantType::q6_K>() && detail::block_matches_traits<QuantType::iq4_nl>() &&
+              detail::block_matches_traits<QuantType::iq4_xs>());
+
+}  // namespace gridfuzz::gguf

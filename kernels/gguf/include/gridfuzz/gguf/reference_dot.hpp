@@ -1,0 +1,63 @@
+#pragma once
+// CPU reference for one moe_vec / mmvq output element, and the tolerance for comparing the GPU
+// kernel's fp32 result against it.
+//
+// The GPU kernel (KERNELS.md 2.5) computes, per 32-value block, integer dots of weight quants with
+// q8_1 quants times fp32 scales, and for q4_0, q4_1, q5_0, q5_1 folds the weight offset (-8*d,
+// -16*d or m) through the q8_1 block sum s instead of through sum(q)*d. The reference instead
+// uses the exactly dequantized activations everywhere, so the two differ by (a) fp32 rounding and
+// (b) s - d*sum(q) per block times the offset; gpu_dot_relative_bound states both (derivation in
+// reference_dot.cpp). reference_dot_via_q8_1_sums removes (b) by arranging the float64 sum the
+// kernel's way; use it with gpu_dot_tolerance_via_q8_1_sums for a tight check (the bound for (b)
+// is a worst case, loose enough for q4_0 rows of a few thousand columns that it cannot always
+// tell one row's dot from another's).
+#include <cstddef>
+
+#include "gridfuzz/gguf/blocks.hpp"
+#include "gridfuzz/gguf/quant_type.hpp"
+
+namespace gridfuzz::gguf {
+
+// sum over c < cols of dequant(W)[c] * (q8_1 q[c] * half d of its block), in float64. `cols` must
+// be a multiple of the weight type's qk; act_row holds at least cols/32 blocks (a padded row).
+double reference_dot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols);
+
+// Whether the GPU dot takes the weight offset times the q8_1 block sum s rather than times
+// d8 * sum(q): q4_0, q4_1, q5_0, q5_1 (KERNELS.md 2.5). K-quants with mins (q2_K, q4_K, q5_K) take
+// integer sums of the q8_1 quants per sub-block instead (q2_K must: its 16-value sub-blocks do
+// not line up with s); a CUDA kernel that uses s for q4_K/q5_K must extend this predicate.
+bool folds_offset_through_q8_1_sum(QuantType t);
+
+// The same dot arranged as the GPU kernel arranges it, in float64: for the folding types each
+// 32-block contributes sum_c (w_c - a_b) * x_c + a_b * s_b, with a_b the block's additive weight
+// offset (-8d q4_0, -16d q5_0, m q4_1/q5_1) and s_b the stored half s; otherwise equal to
+// reference_dot. Differs from the kernel only by fp32 rounding, so it allows a tight comparison.
+double reference_dot_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
+                                   std::size_t cols);
+
+// The magnitude the GPU error is relative to:
+//   M = sum_c (|w_c| + 2*|o_c|) * |x_c|  +  [may fold through s] sum_b o_b * 4064 * d8_b
+// with x_c the dequantized activation, o_c the magnitude of the weight offset of element c
+// (8|d| q4_0, 16|d| q5_0, |m| q4_1/q5_1, dmin*m_sub for q2_K/q4_K/q5_K, 0 for symmetric types),
+// o_b its largest value over the 32-block b, and 4064 * d8_b = 32 * 127 * d8_b >= the block's |s|.
+// "May fold" is folds_offset_through_q8_1_sum plus, conservatively, q4_K and q5_K. M bounds every
+// intermediate the GPU sums, so fp32 rounding is relative to it.
+double reference_dot_magnitude(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
+                               std::size_t cols);
+
+// fp32 rounding only: |gpu - reference_dot_via_q8_1_sums| <= gpu_dot_fp32_relative_bound * M.
+double gpu_dot_fp32_relative_bound(QuantType t, std::size_t cols);
+
+// fp32 rounding plus the s-versus-sum(q) difference: |gpu - reference_dot| <= this * M (+ the
+// absolute term of gpu_dot_tolerance). 0.005 + fp32 bound for the types that may fold through s.
+// For a kernel writing bf16/fp16 output, add that rounding (e.g. 2^-8 * |value| for bf16).
+double gpu_dot_relative_bound(QuantType t, std::size_t cols);
+
+// Absolute tolerances for the two references:
+// against reference_dot: relative_bound * M + 2^-12 * sum_b o_b (half-subnormal d8/s) + 1e-30;
+double gpu_dot_tolerance(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols);
+// against reference_dot_via_q8_1_sums: fp32_relative_bound * M + 1e-30.
+double gpu_dot_tolerance_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
+                                       std::size_t cols);
+
+}  // namespace gridfuzz::gguf
