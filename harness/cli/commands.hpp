@@ -20,5 +20,9 @@ using Runner = std::function<int()>;
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global);
 Runner add_limits_command(CLI::App& app, const GlobalOptions& global);
 Runner add_devices_command(CLI::App& app, const GlobalOptions& global);
+Runner add_list_command(CLI::App& app, const GlobalOptions& global);
+Runner add_run_command(CLI::App& app, const GlobalOptions& global);
+Runner add_replay_command(CLI::App& app, const GlobalOptions& global);
+Runner add_worker_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace gridfuzz::cli

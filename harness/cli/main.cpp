@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
   add(add_plan_command);
   add(add_limits_command);
   add(add_devices_command);
+  add(add_list_command);
+  add(add_run_command);
+  add(add_replay_command);
+  add(add_worker_command);
 
   try {
     app.parse(argc, argv);

@@ -60,7 +60,7 @@ TEST(CliPlan, BadInputIsExit2WithAMessage) {
       {"plan --grid 99999999999999999999999 --block 32 --device-preset sm_90", "too large"},
       {"plan --grid 1,,3 --block 32 --device-preset sm_90", "missing value"},
       {"plan --grid 1,2,3,4 --block 32 --device-preset sm_90", "more than 3"},
-      {"plan --block 32 --device-preset sm_90", "--grid is required"},
+      {"plan --block 32 --device-preset sm_90", "--grid and --block are required"},
       {"plan --grid 1 --block 32 --device-preset sm_99", "unknown preset"},
       {"plan --grid 1 --block 32 --smem 1.5 --device-preset sm_90", "not a whole number"},
       {"plan --grid 1 --block 32 --regs 70000 --device-preset sm_90", "--regs"},

@@ -1,0 +1,137 @@
+#include "session.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/verdict.hpp"
+#include "builtin_kernels.hpp"
+#include "parse.hpp"
+
+#ifndef GRIDFUZZ_DEFAULT_LEDGER
+#define GRIDFUZZ_DEFAULT_LEDGER "properties/known-failures.txt"
+#endif
+
+namespace gridfuzz::cli {
+
+void add_engine_options(CLI::App& cmd, EngineOptions& o) {
+  cmd.add_option("--csv", o.csv, "append one row per case to this CSV file");
+  cmd.add_option("--timeout", o.timeout_s, "seconds one case may take before its worker is killed (default 300)")
+      ->check(CLI::PositiveNumber);
+  cmd.add_flag("--timing", o.timing, "time each passing case (CUDA events, L2 flushed between samples)");
+  cmd.add_option("--samples", o.samples, "timing samples per case (default 10)")->check(CLI::Range(1, 10000));
+  cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)");
+  cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of free)");
+  cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
+  cmd.add_flag("--in-process", o.in_process, "run cases in this process (debugging; a fault ends gridfuzz)");
+  cmd.add_flag("--static", o.static_only, "predictions only, even where a GPU is present");
+}
+
+std::vector<std::string> worker_argv(const GlobalOptions& g, const EngineOptions& o) {
+  std::vector<std::string> a{std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  if (g.device.device) a.insert(a.end(), {"--device", std::to_string(*g.device.device)});
+  if (o.timing) a.push_back("--timing");
+  a.insert(a.end(), {"--samples", std::to_string(o.samples), "--reference-samples", std::to_string(o.reference_samples),
+                     "--budget-mib", std::to_string(o.budget_mib)});
+  if (!o.ledger.empty()) a.insert(a.end(), {"--ledger", o.ledger});
+  return a;
+}
+
+Registry& builtin_registry() {
+  static Registry& r = [] () -> Registry& {
+    Registry& reg = Registry::instance();
+    register_builtin_kernels(reg);
+    return reg;
+  }();
+  return r;
+}
+
+// --ledger, else the checked-in ledger of the source tree gridfuzz was built from, else the one
+// under the current directory (a copied checkout), else none.
+static Ledger load_ledger(const std::string& path) {
+  if (!path.empty()) return Ledger::load(path);
+  for (const char* candidate : {GRIDFUZZ_DEFAULT_LEDGER, "properties/known-failures.txt"})
+    if (std::filesystem::exists(candidate)) return Ledger::load(candidate);
+  return Ledger();
+}
+
+Session::Session(const GlobalOptions& global, const EngineOptions& options)
+    : global_(global), options_(options), limits_(select_limits(global.device)) {
+  try {
+    ledger_ = load_ledger(options.ledger);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--ledger: ") + e.what());
+  }
+  ctx_.run_id = std::to_string(std::chrono::system_clock::now().time_since_epoch().count() / 1000000) + "-" +
+                std::to_string(getpid());
+  ctx_.device = limits_.limits.name;
+  ctx_.cc = limits_.limits.cc();
+  ctx_.driver = device::driver_version();
+  ctx_.commit = build_commit();
+}
+
+Session::~Session() = default;
+
+const Kernel& Session::kernel(const std::string& name) const {
+  if (auto k = builtin_registry().find(name)) return *k;
+  std::string known;
+  for (const auto& k : builtin_registry().all()) known += (known.empty() ? "" : ", ") + k->name();
+  throw UsageError("unknown kernel '" + name + "' (known: " + known + ")");
+}
+
+reports::CsvRow Session::row_without_reply(const Case& c, const std::string& observed) {
+  const Kernel& k = kernel(c.kernel);
+  CaseResult r = predict_case(k, c, limits_.limits);
+  Observation obs{observed, ""};
+  r.observed = observed;
+  r.verdict = decide_verdict(r.prediction, obs, ledger_.expects_failure(c.kernel, c.variant, r.prediction));
+  return to_row(r, ctx_);
+}
+
+reports::CsvRow Session::execute(const Case& c) {
+  const Kernel& k = kernel(c.kernel);
+  const auto variants = k.variants();
+  if (std::find(variants.begin(), variants.end(), c.variant) == variants.end()) {
+    std::string known;
+    for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
+    throw UsageError(k.name() + ": unknown variant '" + c.variant + "' (variants: " + known + ")");
+  }
+  if (auto err = Params::validate(c.params, k.axes())) throw UsageError(k.name() + ": " + *err);
+  if (auto err = k.check(c.params)) throw UsageError(k.name() + ": " + *err);
+  if (!on_device()) {
+    CaseResult r = predict_case(k, c, limits_.limits);
+    return to_row(r, ctx_);
+  }
+  if (options_.in_process) {
+    RunOptions ro{options_.timing, options_.warmup, options_.samples, options_.reference_samples,
+                  options_.budget_mib << 20};
+    return to_row(run_case(k, c, limits_.limits, ro, ledger_), ctx_);
+  }
+  if (!worker_) worker_ = std::make_unique<WorkerClient>(worker_argv(global_, options_), options_.timeout_s);
+  WorkerReply reply = worker_->run(c.replay());
+  if (reply.status == WorkerReply::Status::row) {
+    reply.row.set("run_id", ctx_.run_id);
+    return reply.row;
+  }
+  if (reply.status == WorkerReply::Status::timed_out) return row_without_reply(c, "timeout");
+  return row_without_reply(c, "fault:worker-" + reply.reason);
+}
+
+std::string format_row_line(const reports::CsvRow& row) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", row.get("kernel").c_str(), row.get("variant").c_str(),
+                row.get("predicted").c_str(), row.get("observed").c_str(), row.get("verdict").c_str());
+  std::string line = buf;
+  if (!row.get("time_ms_median").empty()) line += " " + row.get("time_ms_median") + " ms";
+  line += "  " + row.get("replay");
+  return line;
+}
+
+bool is_failure(const std::string& verdict) {
+  return verdict.rfind("fail:", 0) == 0 || verdict == "model-mismatch" || verdict == "unexpected-pass";
+}
+
+}  // namespace gridfuzz::cli

@@ -1,0 +1,39 @@
+// `gridfuzz worker` (internal): runs cases sent by the parent over stdin, one reply each on the
+// protocol pipe. Exits after a sticky fault so the parent starts a fresh process (and context).
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "gridfuzz/device/context.hpp"
+#include "gridfuzz/worker_protocol.hpp"
+#include "session.hpp"
+
+namespace gridfuzz::cli {
+
+Runner add_worker_command(CLI::App& app, const GlobalOptions& global) {
+  auto engine = std::make_shared<EngineOptions>();
+  auto* cmd = app.add_subcommand("worker", "internal: run cases from stdin in an isolated process");
+  cmd->group("");  // hidden from --help
+  add_engine_options(*cmd, *engine);
+  return [engine, &global]() -> int {
+    // The protocol gets the original stdout; anything else printed goes to stderr.
+    std::FILE* proto = fdopen(dup(STDOUT_FILENO), "w");
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    const SelectedLimits sel = select_limits(global.device);
+    const int ordinal = global.device.device.value_or(0);
+    device::PrimaryContext ctx(ordinal);
+    Session session(global, *engine);  // kernels, ledger, run context (device, driver, commit)
+    RunOptions ro{engine->timing, engine->warmup, engine->samples, engine->reference_samples, engine->budget_mib << 20};
+    while (auto request = read_case_request(stdin)) {
+      const Case c = Case::parse_replay(*request);
+      const CaseResult r = run_case(session.kernel(c.kernel), c, sel.limits, ro, session.ledger());
+      if (!write_row_reply(proto, to_row(r, session.context()))) return kEnvironment;
+      if (r.context_lost) return kOk;  // the context is poisoned: let the parent start a new worker
+    }
+    return kOk;
+  };
+}
+
+}  // namespace gridfuzz::cli

@@ -1,0 +1,97 @@
+#include "gridfuzz/result_row.hpp"
+
+#include "gridfuzz/reports/schema.hpp"
+
+#ifndef GRIDFUZZ_COMMIT
+#define GRIDFUZZ_COMMIT "unknown"
+#endif
+
+namespace gridfuzz {
+namespace {
+
+// Axis values that have their own CSV column.
+constexpr const char* kAxisColumns[] = {"quant", "bits", "group_size", "dtype", "tokens",
+                                        "top_k", "experts", "rows", "cols", "vocab"};
+
+// The index closest to (or furthest past) its type's limit.
+const IndexVerdict* riskiest_index(const Prediction& p) {
+  const IndexVerdict* best = nullptr;
+  double best_ratio = -1;
+  for (const auto& iv : p.indices) {
+    const double ratio = static_cast<double>(iv.max_value) / static_cast<double>(iv.limit);
+    if (ratio > best_ratio) {
+      best_ratio = ratio;
+      best = &iv;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string build_commit() { return GRIDFUZZ_COMMIT; }
+
+const LaunchSpec* representative_launch(const LaunchPlan& plan, const Prediction& prediction) {
+  if (prediction.refused_launch && *prediction.refused_launch < plan.launches.size())
+    return &plan.launches[*prediction.refused_launch];
+  const LaunchSpec* best = nullptr;
+  u128 most = 0;
+  for (const auto& l : plan.launches) {
+    const u128 blocks = u128{l.grid.x} * l.grid.y * l.grid.z;
+    if (!best || blocks > most) {
+      best = &l;
+      most = blocks;
+    }
+  }
+  return best;
+}
+
+reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
+  reports::CsvRow row;
+  row.set("schema", std::string(reports::kSchemaVersion));
+  row.set("run_id", ctx.run_id);
+  row.set("case_id", r.the_case.id());
+  row.set("device", ctx.device);
+  row.set("cc", ctx.cc);
+  row.set("driver", ctx.driver);
+  row.set("commit", ctx.commit);
+  row.set("kernel", r.the_case.kernel);
+  row.set("variant", r.the_case.variant);
+  for (const char* axis : kAxisColumns)
+    if (r.the_case.params.has(axis)) row.set(axis, r.the_case.params.get(axis));
+  row.set_uint("launches", r.plan.launches.size());
+  if (const LaunchSpec* l = representative_launch(r.plan, r.prediction)) {
+    row.set_uint("grid_x", l->grid.x);
+    row.set_uint("grid_y", l->grid.y);
+    row.set_uint("grid_z", l->grid.z);
+    row.set_uint("block_x", l->block.x);
+    row.set_uint("block_y", l->block.y);
+    row.set_uint("block_z", l->block.z);
+    row.set_uint("smem", l->dynamic_smem_bytes + l->func.static_smem_bytes);
+    if (l->func.num_regs > 0) row.set_int("regs", l->func.num_regs);
+  }
+  if (const IndexVerdict* iv = riskiest_index(r.prediction)) {
+    row.set_u128("max_index", iv->max_value);
+    for (const auto& range : r.plan.indices)
+      if (range.name == iv->name) row.set("index_type", to_string(range.type));
+  }
+  row.set("index_wrap", r.prediction.index_wrap());
+  row.set("predicted", r.prediction.outcome);
+  row.set("observed", r.observed);
+  row.set("oracle", r.oracle);
+  row.set_double("max_abs_err", r.max_abs_err);
+  row.set_uint("mismatches", r.mismatches);
+  row.set("verdict", r.verdict);
+  if (r.timing.samples > 0) {
+    row.set_double("time_ms_median", r.timing.median_ms);
+    row.set_double("time_ms_min", r.timing.min_ms);
+    row.set_double("time_ms_max", r.timing.max_ms);
+    row.set_double("gbps", r.timing.gbps);
+  }
+  row.set_int("samples", r.timing.samples);
+  row.set_uint("seed", r.the_case.seed);
+  row.set("replay", r.the_case.replay());
+  return row;
+}
+
+}  // namespace gridfuzz

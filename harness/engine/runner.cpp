@@ -1,0 +1,269 @@
+#include "gridfuzz/runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/driver_api.hpp"
+#include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/stream.hpp"
+#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/output_compare.hpp"
+#include "gridfuzz/verdict.hpp"
+
+namespace gridfuzz {
+namespace {
+
+void sync_context() { device::check(device::driver().cuCtxSynchronize(), "cuCtxSynchronize"); }
+
+std::uint64_t free_device_memory() {
+  size_t free = 0, total = 0;
+  device::check(device::driver().cuMemGetInfo(&free, &total), "cuMemGetInfo");
+  return free;
+}
+
+// The output specs alone (inputs shrunk to nothing), for the reference copies.
+std::vector<BufferSpec> outputs_only(std::vector<BufferSpec> specs) {
+  for (auto& s : specs)
+    if (s.role == BufferRole::input) s.elements = 0;
+  return specs;
+}
+
+std::string first_refusal(const device::Launcher& launcher) {
+  for (const auto& r : launcher.records())
+    if (!r.ok()) return "refuse:" + r.error;
+  return "accept";
+}
+
+// Runs `what`; a CUDA error on the way is a fault that poisons the context.
+template <class F>
+std::optional<std::string> guarded(F&& what) {
+  try {
+    what();
+  } catch (const device::LaunchError&) {
+    throw;  // a refused launch is an observation, handled by the caller
+  } catch (const device::CudaError& e) {
+    return device::error_name(e.code());
+  }
+  return std::nullopt;
+}
+
+struct OracleOutcome {
+  std::string summary = "-";
+  std::string failure_kind;
+  std::uint64_t mismatches = 0;
+  double max_abs_err = 0;
+  std::string detail;
+};
+
+OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+                         const GuardedBuffers& bufs, CUstream stream, CaseResult& result) {
+  OracleOutcome o;
+  device::Launcher harness;  // our own kernels, kept out of the production record
+  const auto& specs = bufs.specs();
+
+  // 1. guard zones
+  if (const auto bad = bufs.guard_violations(); !bad.empty()) {
+    o.failure_kind = "out-of-bounds-write";
+    o.summary = "guard:" + bad.front();
+    o.detail = "guard zone changed around " + bad.front();
+    return o;
+  }
+  // 2. unwritten outputs
+  std::uint64_t unwritten = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].role == BufferRole::output)
+      unwritten += count_poison(specs[i].type, bufs.ptr(i), specs[i].elements, harness, stream);
+  // 3. split-batch reference
+  GuardedBuffers ref(outputs_only(specs));
+  ref.poison_outputs();
+  sync_context();
+  SwappedOutputs ref_view(bufs, ref);
+  device::Launcher ref_launcher;
+  if (auto fault = guarded([&] {
+        kernel.launch_split_reference(c.params, limits, ref_view, ref_launcher, stream);
+        sync_context();
+      })) {
+    result.context_lost = true;
+    o.failure_kind = "reference";
+    o.summary = "reference-fault:" + *fault;
+    o.detail = "the split reference itself faulted: " + *fault;
+    return o;
+  }
+  if (first_refusal(ref_launcher) != "accept") {
+    o.failure_kind = "reference";
+    o.summary = "reference-refused";
+    o.detail = "a split-reference launch was refused: " + first_refusal(ref_launcher);
+    return o;
+  }
+  const ComparePolicy policy = kernel.compare_policy(c.params, c.variant);
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].role != BufferRole::output) continue;
+    const CompareStats s = compare_outputs(specs[i].type, bufs.ptr(i), ref.ptr(i), specs[i].elements, policy, harness, stream);
+    o.mismatches += s.mismatches;
+    o.max_abs_err = std::max(o.max_abs_err, s.max_abs_err);
+    if (s.mismatches && o.detail.empty())
+      o.detail = specs[i].name + ": " + std::to_string(s.mismatches) + " elements differ from the split reference, first at " +
+                 std::to_string(s.first_mismatch);
+  }
+  // 4. CPU reference on samples
+  std::size_t ref_bad = 0, ref_total = 0;
+  std::string ref_detail;
+  if (options.reference_samples > 0) {
+    for (const ReferenceSample& s : kernel.cpu_reference(c.params, bufs, c.seed, options.reference_samples)) {
+      const ElementType t = specs.at(s.buffer).type;
+      std::uint32_t bits = 0;
+      bufs.read(s.buffer, s.element * element_bytes(t), &bits, element_bytes(t));
+      const double got = element_to_double(t, bits);
+      ++ref_total;
+      if (!(std::fabs(got - s.expected) <= s.abs_tol + s.rel_tol * std::fabs(s.expected))) {
+        if (ref_bad++ == 0)
+          ref_detail = specs[s.buffer].name + "[" + std::to_string(s.element) + "] = " + std::to_string(got) +
+                       ", CPU reference " + std::to_string(s.expected);
+      }
+    }
+  }
+  // The first failing check decides the kind; the summary lists all.
+  o.summary = (policy.exact ? "split:exact" : "split:tol") + std::string(o.mismatches ? ":" + std::to_string(o.mismatches) : ":0") +
+              " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(ref_total - ref_bad) + "/" +
+              std::to_string(ref_total);
+  if (unwritten) {
+    o.failure_kind = "unwritten";
+    o.detail = std::to_string(unwritten) + " output elements never written";
+  } else if (o.mismatches) {
+    o.failure_kind = "mismatch";
+  } else if (ref_bad) {
+    o.failure_kind = "reference";
+    o.detail = std::to_string(ref_bad) + " of " + std::to_string(ref_total) + " CPU reference samples off; first " + ref_detail;
+  }
+  return o;
+}
+
+Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+                 const GuardedBuffers& bufs, CUstream stream) {
+  // Flushing L2 between samples: write a buffer twice its size.
+  device::DeviceBuffer flush(std::max<std::uint64_t>(limits.l2_bytes * 2, 1 << 20));
+  device::Event start, stop;
+  device::Launcher scratch;
+  for (int i = 0; i < options.warmup; ++i) kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+  sync_context();
+  std::vector<double> ms;
+  for (int i = 0; i < options.samples; ++i) {
+    flush.fill_words(static_cast<std::uint32_t>(i));
+    sync_context();
+    scratch.clear();
+    start.record(stream);
+    kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+    stop.record(stream);
+    stop.synchronize();
+    ms.push_back(stop.elapsed_ms_since(start));
+  }
+  std::sort(ms.begin(), ms.end());
+  Timing t;
+  t.samples = static_cast<int>(ms.size());
+  if (ms.empty()) return t;
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  t.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  if (t.median_ms > 0) t.gbps = static_cast<double>(kernel.bytes_moved(c.params)) / (t.median_ms * 1e6);
+  return t;
+}
+
+}  // namespace
+
+CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits) {
+  CaseResult r;
+  r.the_case = c;
+  r.plan = kernel.plan(c.params, c.variant, limits);
+  r.prediction = predict(r.plan, limits);
+  r.detail = r.prediction.detail;
+  return r;
+}
+
+CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+                    const Ledger& ledger) {
+  if (auto err = kernel.check(c.params)) throw std::invalid_argument(kernel.name() + ": " + *err);
+  CaseResult r = predict_case(kernel, c, limits);
+  const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
+  Observation obs;
+  auto finish = [&]() -> CaseResult& {
+    r.observed = obs.observed;
+    r.verdict = decide_verdict(r.prediction, obs, expected);
+    return r;
+  };
+
+  const auto specs = kernel.buffers(c.params);
+  const std::uint64_t need = GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs));
+  const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : free_device_memory() / 10 * 9;
+  if (need > budget) {
+    obs.observed = "skipped:over-budget";
+    r.detail = "needs " + std::to_string(need) + " bytes of device memory, budget " + std::to_string(budget);
+    return finish();
+  }
+  if (r.plan.host_error) {
+    // The production host code fails before any launch (we model it instead of executing UB).
+    obs.observed = "host-error:" + *r.plan.host_error;
+    return finish();
+  }
+
+  std::optional<GuardedBuffers> bufs;
+  try {
+    bufs.emplace(specs);
+  } catch (const device::CudaError& e) {
+    if (e.code() != CUDA_ERROR_OUT_OF_MEMORY) throw;
+    obs.observed = "oom";
+    r.detail = e.what();
+    return finish();
+  }
+  device::Stream stream;
+  kernel.fill_inputs(c.params, c.seed, *bufs, stream.get());
+  stream.synchronize();
+  bufs->poison_outputs();
+  sync_context();
+
+  device::Launcher launcher;
+  std::optional<std::string> fault;
+  try {
+    fault = guarded([&] {
+      kernel.launch(c.params, c.variant, limits, *bufs, launcher, stream.get());
+      sync_context();
+    });
+  } catch (const device::LaunchError& e) {
+    r.detail = e.what();  // a fixed launcher refused to go on: the record below says which launch
+    fault = guarded([&] { sync_context(); });
+  }
+  if (fault) {
+    obs.observed = "fault:" + *fault;
+    r.context_lost = true;
+    r.detail = "sticky device error " + *fault + " after " + std::to_string(launcher.records().size()) + " launch(es)";
+    return finish();
+  }
+  obs.observed = first_refusal(launcher);
+  for (const auto& rec : launcher.records())
+    if (!rec.ok()) {
+      r.detail = rec.describe();
+      break;
+    }
+  if (obs.observed == "accept") {
+    try {
+      const OracleOutcome o = run_oracle(kernel, c, limits, options, *bufs, stream.get(), r);
+      r.oracle = o.summary;
+      r.mismatches = o.mismatches;
+      r.max_abs_err = o.max_abs_err;
+      obs.failure_kind = o.failure_kind;
+      if (!o.detail.empty()) r.detail = o.detail;
+    } catch (const device::CudaError& e) {
+      r.context_lost = true;
+      r.oracle = "oracle-fault";
+      obs.failure_kind = "fault";
+      r.detail = std::string("the oracle hit a device error: ") + e.what();
+    }
+    if (options.timing && obs.failure_kind.empty() && !r.context_lost)
+      r.timing = time_case(kernel, c, limits, options, *bufs, stream.get());
+  }
+  return finish();
+}
+
+}  // namespace gridfuzz

@@ -1,0 +1,123 @@
+#include "gridfuzz/worker_client.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "gridfuzz/worker_protocol.hpp"
+
+namespace gridfuzz {
+
+WorkerClient::WorkerClient(std::vector<std::string> argv, double timeout_s)
+    : argv_(std::move(argv)), timeout_s_(timeout_s) {
+  if (argv_.empty()) throw std::invalid_argument("WorkerClient: empty command");
+  // A child that dies while we write must not kill the parent.
+  signal(SIGPIPE, SIG_IGN);
+}
+
+WorkerClient::~WorkerClient() { stop(); }
+
+void WorkerClient::start() {
+  int down[2], up[2];
+  if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("worker: pipe failed: ") + std::strerror(errno));
+  std::vector<char*> args;
+  for (auto& a : argv_) args.push_back(a.data());
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(std::string("worker: fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    dup2(down[0], STDIN_FILENO);
+    dup2(up[1], STDOUT_FILENO);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(down[0]);
+  close(up[1]);
+  pid_ = pid;
+  to_child_ = down[1];
+  from_child_ = up[0];
+  if (started_once_) ++restarts_;
+  started_once_ = true;
+}
+
+std::string WorkerClient::reap_reason() {
+  int status = 0;
+  if (waitpid(pid_, &status, 0) < 0) return "lost";
+  if (WIFSIGNALED(status)) return std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
+  return "exit " + std::to_string(WEXITSTATUS(status));
+}
+
+void WorkerClient::stop() {
+  if (pid_ <= 0) return;
+  close(to_child_);
+  kill(pid_, SIGKILL);
+  reap_reason();
+  close(from_child_);
+  pid_ = -1;
+}
+
+WorkerReply WorkerClient::run(const std::string& replay) {
+  // A worker that exited after its last case (sticky fault) is replaced first.
+  if (pid_ > 0) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      close(to_child_);
+      close(from_child_);
+      pid_ = -1;
+    }
+  }
+  if (pid_ <= 0) start();
+
+  WorkerReply reply;
+  const std::string request = "CASE " + replay + "\n";
+  if (write(to_child_, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+    close(to_child_);
+    close(from_child_);
+    reply.status = WorkerReply::Status::crashed;
+    reply.reason = reap_reason();
+    pid_ = -1;
+    return reply;
+  }
+  ReplyParser parser;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s_);
+  char buf[65536];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      stop();
+      reply.status = WorkerReply::Status::timed_out;
+      reply.reason = "no reply in " + std::to_string(static_cast<long>(timeout_s_)) + " s";
+      return reply;
+    }
+    pollfd p{from_child_, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = read(from_child_, buf, sizeof(buf));
+    if (n > 0) {
+      if (parser.feed(buf, static_cast<std::size_t>(n))) {
+        reply.row = parser.row();
+        return reply;
+      }
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    // End of file before a whole reply: the worker died.
+    close(to_child_);
+    close(from_child_);
+    reply.status = WorkerReply::Status::crashed;
+    reply.reason = reap_reason();
+    pid_ = -1;
+    return reply;
+  }
+}
+
+}  // namespace gridfuzz

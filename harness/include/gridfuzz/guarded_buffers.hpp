@@ -1,0 +1,58 @@
+#pragma once
+// The case's device buffers, each with a guard zone of a known byte pattern before and after it,
+// and outputs poisoned with a NaN/sentinel pattern before every launch. A changed guard byte is an
+// out-of-bounds write; a poison value that survives is an unwritten output.
+#include <string>
+#include <vector>
+
+#include "gridfuzz/device/device_buffer.hpp"
+#include "gridfuzz/kernel.hpp"
+
+namespace gridfuzz {
+
+// The poison bit pattern of each element type (a NaN with a payload no arithmetic produces, or a
+// sentinel for integers), in the low bits.
+std::uint32_t poison_pattern(ElementType t);
+
+class GuardedBuffers : public BufferSet {
+ public:
+  static constexpr std::uint64_t kGuardBytes = 4096;
+  static constexpr std::uint8_t kGuardByte = 0xA5;
+
+  explicit GuardedBuffers(std::vector<BufferSpec> specs);  // allocates; throws CudaError on OOM
+
+  CUdeviceptr ptr(std::size_t index) const override;
+  std::uint64_t bytes(std::size_t index) const override;
+  void read(std::size_t index, std::uint64_t offset, void* host, std::uint64_t bytes) const override;
+  void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const override;
+
+  const std::vector<BufferSpec>& specs() const { return specs_; }
+  void poison_outputs() const;
+  // Names of buffers whose guard zones no longer hold the pattern (empty when all intact).
+  std::vector<std::string> guard_violations() const;
+
+  // Total device bytes `specs` need with their guards.
+  static std::uint64_t footprint(const std::vector<BufferSpec>& specs);
+
+ private:
+  std::vector<BufferSpec> specs_;
+  std::vector<device::DeviceBuffer> storage_;
+};
+
+// Output buffers of `original` swapped for separate copies (for the split reference), inputs
+// shared.
+class SwappedOutputs : public BufferSet {
+ public:
+  SwappedOutputs(const GuardedBuffers& original, const GuardedBuffers& outputs);
+  CUdeviceptr ptr(std::size_t index) const override;
+  std::uint64_t bytes(std::size_t index) const override;
+  void read(std::size_t index, std::uint64_t offset, void* host, std::uint64_t bytes) const override;
+  void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const override;
+
+ private:
+  const BufferSet& pick(std::size_t index) const;
+  const GuardedBuffers& original_;
+  const GuardedBuffers& outputs_;
+};
+
+}  // namespace gridfuzz

@@ -1,0 +1,50 @@
+#pragma once
+// The axes of a kernel's parameter space, and one point in it.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gridfuzz {
+
+// An axis is an integer range or a set of named choices. Every axis has a default, so a case can
+// set any subset of axes.
+struct AxisSpec {
+  std::string name;                      // "tokens", "quant", ...
+  std::string help;                      // one line, shown by `gridfuzz list`
+  std::string default_value;             // "1", "q4_0"
+  std::vector<std::string> choices;      // non-empty for a choice axis
+  std::int64_t min = 0, max = 0;         // inclusive bounds of an integer axis
+  bool is_choice() const { return !choices.empty(); }
+};
+
+// Values by axis name, kept as text (exactly as given on the command line or in a replay string)
+// and parsed strictly on access.
+class Params {
+ public:
+  Params() = default;
+  // All axes at their defaults.
+  static Params defaults(const std::vector<AxisSpec>& axes);
+
+  void set(const std::string& name, std::string value) { values_[name] = std::move(value); }
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  const std::string& get(const std::string& name) const;   // throws std::out_of_range naming the axis
+  std::int64_t get_int(const std::string& name) const;     // throws std::invalid_argument if not an integer
+  std::uint64_t get_u64(const std::string& name) const;    // same, and >= 0
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+  // "name=value,name=value" in axis-name order; parse() reverses it.
+  std::string to_string() const;
+  static Params parse(const std::string& text);            // throws std::invalid_argument
+
+  // Error text when a value is not valid for its axis (unknown axis, not in choices, out of range).
+  static std::optional<std::string> validate(const Params& p, const std::vector<AxisSpec>& axes);
+
+  friend bool operator==(const Params&, const Params&) = default;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+}  // namespace gridfuzz

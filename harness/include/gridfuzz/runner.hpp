@@ -1,0 +1,51 @@
+#pragma once
+// One case from plan to verdict: prediction, inputs, the production launch, the oracle (split
+// reference, unwritten outputs, guard zones, CPU reference on samples) and optional timing.
+// Runs in the current process on the current context; the worker (worker.hpp) isolates it.
+#include <cstdint>
+#include <string>
+
+#include "gridfuzz/case.hpp"
+#include "gridfuzz/kernel.hpp"
+#include "gridfuzz/ledger.hpp"
+#include "gridfuzz/predictor.hpp"
+
+namespace gridfuzz {
+
+struct RunOptions {
+  bool timing = false;
+  int warmup = 2;
+  int samples = 10;
+  std::size_t reference_samples = 256;
+  std::uint64_t memory_budget_bytes = 0;  // 0: 90% of the device's free memory
+};
+
+struct Timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int samples = 0;
+  double gbps = 0;
+};
+
+struct CaseResult {
+  Case the_case;
+  LaunchPlan plan;
+  Prediction prediction;
+  std::string observed = "static";
+  std::string oracle = "-";
+  std::string verdict = "static";
+  std::string detail;            // one human-readable line
+  std::uint64_t mismatches = 0;
+  double max_abs_err = 0;
+  Timing timing;
+  bool context_lost = false;     // a sticky fault: the process must not run another case
+};
+
+// Plan and prediction only (no GPU): observed and verdict `static`.
+CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits);
+
+// The whole case on the current device. Throws std::invalid_argument for params the kernel
+// rejects; every device-side failure becomes part of the result instead.
+CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+                    const Ledger& ledger);
+
+}  // namespace gridfuzz

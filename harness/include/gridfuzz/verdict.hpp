@@ -1,0 +1,28 @@
+#pragma once
+// From prediction, observation and oracle to the case's verdict (reports/SCHEMA.md vocabulary):
+//   model-mismatch   predicted and observed launch outcomes disagree (the model or the kernel is
+//                    wrong; both matter), whatever else happened
+//   expected-fail    the case failed and the ledger expects it to
+//   unexpected-pass  the ledger expects a failure and the case passed
+//   fail:<kind>      any other failure (kind: refused, host-error, fault, timeout, oom, mismatch,
+//                    unwritten, out-of-bounds-write, reference)
+//   pass, skipped, static
+#include <string>
+
+#include "gridfuzz/predictor.hpp"
+
+namespace gridfuzz {
+
+struct Observation {
+  std::string observed;      // accept | refuse:<err> | fault:<err> | timeout | host-error:<what> | oom | skipped:<r> | static
+  std::string failure_kind;  // empty when the oracle found nothing (see above for kinds)
+};
+
+// True when the launch outcomes agree: accept/accept, refuse:*/refuse:*, host-error/host-error.
+// A fault or timeout after an accepted launch agrees with an `accept` prediction (the launch was
+// accepted; what went wrong happened inside it).
+bool prediction_agrees(const std::string& predicted, const std::string& observed);
+
+std::string decide_verdict(const Prediction& prediction, const Observation& obs, bool ledger_expects_failure);
+
+}  // namespace gridfuzz

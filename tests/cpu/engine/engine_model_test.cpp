@@ -1,0 +1,130 @@
+// Pure engine pieces: params, replay strings, the ledger, verdicts and case expansion.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "case_expansion.hpp"
+#include "gridfuzz/case.hpp"
+#include "gridfuzz/ledger.hpp"
+#include "gridfuzz/verdict.hpp"
+#include "parse.hpp"
+
+using namespace gridfuzz;
+
+namespace {
+
+const std::vector<AxisSpec> kAxes = {{"tokens", "", "1", {}, 1, 1000000},
+                                     {"top_k", "", "8", {}, 1, 64},
+                                     {"quant", "", "q4_0", {"q4_0", "q8_0"}, 0, 0}};
+
+Prediction prediction(const std::string& outcome, bool wrap = false) {
+  Prediction p;
+  p.outcome = outcome;
+  if (wrap) p.indices.push_back({false, "dst", 1, 1});
+  return p;
+}
+
+}  // namespace
+
+RC_GTEST_PROP(CaseProperty, ReplayStringRoundTrips, (std::uint64_t seed, std::uint32_t tokens, std::uint8_t top_k)) {
+  Case c{"gguf.moe_vec", "legacy", Params(), seed};
+  c.params.set("tokens", std::to_string(tokens));
+  c.params.set("top_k", std::to_string(top_k));
+  const Case back = Case::parse_replay(c.replay());
+  RC_ASSERT(back == c);
+  RC_ASSERT(back.id() == c.id());
+}
+
+TEST(Case, IdIsStableAndDistinguishesCases) {
+  Case a{"k", "legacy", Params::parse("tokens=8192,top_k=8"), 1};
+  Case b = a;
+  b.seed = 2;
+  EXPECT_EQ(a.id(), Case::parse_replay(a.replay()).id());
+  EXPECT_NE(a.id(), b.id());
+  EXPECT_EQ(a.id().size(), 16u);
+  EXPECT_THROW(Case::parse_replay("k/legacy/x/tokens=1"), std::invalid_argument);
+  EXPECT_THROW(Case::parse_replay("k/legacy"), std::invalid_argument);
+  EXPECT_THROW(Case::parse_replay("k/legacy/1/tokens"), std::invalid_argument);
+}
+
+TEST(Params, ValidateNamesTheProblem) {
+  Params p = Params::defaults(kAxes);
+  EXPECT_FALSE(Params::validate(p, kAxes).has_value());
+  p.set("tokens", "0");
+  EXPECT_NE(Params::validate(p, kAxes)->find("outside [1, 1000000]"), std::string::npos);
+  p.set("tokens", "12x");
+  EXPECT_NE(Params::validate(p, kAxes)->find("not a whole number"), std::string::npos);
+  p = Params::defaults(kAxes);
+  p.set("quant", "q9_9");
+  EXPECT_NE(Params::validate(p, kAxes)->find("not one of"), std::string::npos);
+  p = Params::defaults(kAxes);
+  p.set("bogus", "1");
+  EXPECT_NE(Params::validate(p, kAxes)->find("unknown axis 'bogus'"), std::string::npos);
+}
+
+TEST(Ledger, ParsesEntriesAndRejectsBadLines) {
+  const Ledger l = Ledger::parse("# comment\n\nk legacy refused   # trailing\nk wrapvar wrap\nk bad always\n");
+  ASSERT_EQ(l.entries().size(), 3u);
+  EXPECT_THROW(Ledger::parse("k legacy sometimes"), std::invalid_argument);
+  EXPECT_THROW(Ledger::parse("k legacy"), std::invalid_argument);
+  EXPECT_THROW(Ledger::parse("k legacy refused extra"), std::invalid_argument);
+}
+
+TEST(Ledger, ExpectsFailureOnlyWhereItsConditionHolds) {
+  const Ledger l = Ledger::parse("k legacy refused\nk wrapvar wrap\nk bad always\n");
+  EXPECT_TRUE(l.expects_failure("k", "legacy", prediction("refuse:grid.z")));
+  EXPECT_TRUE(l.expects_failure("k", "legacy", prediction("host-error:div-by-zero")));
+  EXPECT_FALSE(l.expects_failure("k", "legacy", prediction("accept")));
+  EXPECT_FALSE(l.expects_failure("k", "fixed", prediction("refuse:grid.z")));
+  EXPECT_TRUE(l.expects_failure("k", "wrapvar", prediction("accept", true)));
+  EXPECT_FALSE(l.expects_failure("k", "wrapvar", prediction("accept", false)));
+  EXPECT_TRUE(l.expects_failure("k", "bad", prediction("accept")));
+  EXPECT_FALSE(l.expects_failure("other", "legacy", prediction("refuse:grid.z")));
+}
+
+TEST(Verdict, EveryCombination) {
+  const auto accept = prediction("accept");
+  const auto refuse = prediction("refuse:grid.z");
+  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, false), "pass");
+  EXPECT_EQ(decide_verdict(accept, {"accept", "mismatch"}, false), "fail:mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"accept", "unwritten"}, true), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, true), "unexpected-pass");
+  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, true), "expected-fail");
+  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false), "fail:refused");
+  EXPECT_EQ(decide_verdict(refuse, {"accept", ""}, true), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, false), "fail:fault");
+  EXPECT_EQ(decide_verdict(accept, {"timeout", ""}, true), "expected-fail");
+  EXPECT_EQ(decide_verdict(prediction("host-error:div-by-zero"), {"host-error:div-by-zero", ""}, true), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {"skipped:over-budget", ""}, false), "skipped");
+  EXPECT_EQ(decide_verdict(accept, {"static", ""}, false), "static");
+  EXPECT_EQ(decide_verdict(accept, {"oom", ""}, false), "fail:oom");
+}
+
+TEST(CaseExpansion, ProductZipListsAndRanges) {
+  using namespace gridfuzz::cli;
+  auto cases = expand_cases(kAxes, {parse_set("tokens=8190:8194", true), parse_set("top_k=2,8", true)}, false);
+  EXPECT_EQ(cases.size(), 10u);
+  EXPECT_EQ(cases.front().get("quant"), "q4_0");  // unset axes take their defaults
+  cases = expand_cases(kAxes, {parse_set("tokens=1,2,3", true), parse_set("top_k=4,5,6", true)}, true);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[2].get("tokens"), "3");
+  EXPECT_EQ(cases[2].get("top_k"), "6");
+  cases = expand_cases(kAxes, {parse_set("tokens=10:20:5", true)}, false);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[2].get("tokens"), "20");
+}
+
+TEST(CaseExpansion, ErrorsNameTheProblem) {
+  using namespace gridfuzz::cli;
+  EXPECT_THROW(parse_set("tokens", true), UsageError);
+  EXPECT_THROW(parse_set("tokens=", true), UsageError);
+  EXPECT_THROW(parse_set("tokens=5:1", true), UsageError);
+  EXPECT_THROW(parse_set("tokens=1:5:0", true), UsageError);
+  EXPECT_THROW(parse_set("tokens=1,,2", true), UsageError);
+  EXPECT_THROW(parse_set("tokens=1,2", false), UsageError);
+  EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=0", true)}, false), UsageError);
+  EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=1,2", true), parse_set("top_k=1,2,3", true)}, true), UsageError);
+  EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=1", true), parse_set("tokens=2", true)}, false), UsageError);
+  EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=1:99999", true), parse_set("top_k=1:60", true)}, false, 1000),
+               UsageError);
+}

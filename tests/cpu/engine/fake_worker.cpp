@@ -1,0 +1,30 @@
+// A stand-in worker speaking the real protocol, for testing the parent's fault handling with real
+// processes: the case's variant says what to do.
+//   reply: answer with a row   crash: SIGSEGV   abort: abort()   hang: never answer
+//   reply-then-exit: answer, then exit (like a worker after a sticky fault)
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+#include "gridfuzz/case.hpp"
+#include "gridfuzz/worker_protocol.hpp"
+
+int main() {
+  while (auto request = gridfuzz::read_case_request(stdin)) {
+    const gridfuzz::Case c = gridfuzz::Case::parse_replay(*request);
+    if (c.variant == "crash") std::raise(SIGSEGV);
+    if (c.variant == "abort") std::abort();
+    if (c.variant == "hang")
+      for (;;) pause();
+    gridfuzz::reports::CsvRow row;
+    row.set("replay", c.replay());
+    row.set("verdict", "pass");
+    row.set("oracle", "multi\nline, \"quoted\"");
+    row.set("run_id", std::to_string(getpid()));
+    gridfuzz::write_row_reply(stdout, row);
+    if (c.variant == "reply-then-exit") return 0;
+  }
+  return 0;
+}
