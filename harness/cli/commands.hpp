@@ -24,5 +24,7 @@ Runner add_list_command(CLI::App& app, const GlobalOptions& global);
 Runner add_run_command(CLI::App& app, const GlobalOptions& global);
 Runner add_replay_command(CLI::App& app, const GlobalOptions& global);
 Runner add_worker_command(CLI::App& app, const GlobalOptions& global);
+Runner add_sweep_command(CLI::App& app, const GlobalOptions& global);
+Runner add_bisect_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace gridfuzz::cli

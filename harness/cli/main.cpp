@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   add(add_run_command);
   add(add_replay_command);
   add(add_worker_command);
+  add(add_sweep_command);
+  add(add_bisect_command);
 
   try {
     app.parse(argc, argv);

@@ -29,7 +29,7 @@ Runner add_worker_command(CLI::App& app, const GlobalOptions& global) {
     while (auto request = read_case_request(stdin)) {
       const Case c = Case::parse_replay(*request);
       const CaseResult r = run_case(session.kernel(c.kernel), c, sel.limits, ro, session.ledger());
-      if (!write_row_reply(proto, to_row(r, session.context()))) return kEnvironment;
+      if (!write_row_reply(proto, to_row(r, session.context()), r.context_lost)) return kEnvironment;
       if (r.context_lost) return kOk;  // the context is poisoned: let the parent start a new worker
     }
     return kOk;

@@ -105,6 +105,12 @@ WorkerReply WorkerClient::run(const std::string& replay) {
     if (n > 0) {
       if (parser.feed(buf, static_cast<std::size_t>(n))) {
         reply.row = parser.row();
+        if (parser.worker_exits()) {  // it said it will exit: reap it now, start a new one next time
+          close(to_child_);
+          reap_reason();
+          close(from_child_);
+          pid_ = -1;
+        }
         return reply;
       }
       continue;

@@ -6,8 +6,8 @@
 
 namespace gridfuzz {
 
-bool write_row_reply(std::FILE* out, const reports::CsvRow& row) {
-  std::string msg = "ROW\n";
+bool write_row_reply(std::FILE* out, const reports::CsvRow& row, bool exiting_after) {
+  std::string msg = exiting_after ? "ROW EXIT\n" : "ROW\n";
   for (const auto& v : row.values()) msg += std::to_string(v.size()) + "\n" + v;
   return std::fwrite(msg.data(), 1, msg.size(), out) == msg.size() && std::fflush(out) == 0;
 }
@@ -26,15 +26,19 @@ void ReplyParser::reset() {
   buffer_.clear();
   column_ = 0;
   header_seen_ = false;
+  exits_ = false;
   row_ = reports::CsvRow();
 }
 
 bool ReplyParser::feed(const char* data, std::size_t n) {
   buffer_.append(data, n);
   if (!header_seen_) {
-    if (buffer_.size() < 4) return false;
-    if (buffer_.compare(0, 4, "ROW\n") != 0) throw std::runtime_error("worker reply does not start with ROW");
-    buffer_.erase(0, 4);
+    const std::size_t nl = buffer_.find('\n');
+    if (nl == std::string::npos) return false;
+    const std::string header = buffer_.substr(0, nl);
+    if (header != "ROW" && header != "ROW EXIT") throw std::runtime_error("worker reply does not start with ROW");
+    exits_ = header == "ROW EXIT";
+    buffer_.erase(0, nl + 1);
     header_seen_ = true;
   }
   while (column_ < reports::kColumnCount) {

@@ -82,6 +82,9 @@ std::optional<std::string> Params::validate(const Params& p, const std::vector<A
     if (v < it->min || v > it->max)
       return "axis '" + name + "': " + value + " is outside [" + std::to_string(it->min) + ", " +
              std::to_string(it->max) + "]";
+    if (it->step > 1 && (v - it->min) % it->step != 0)
+      return "axis '" + name + "': " + value + " is not " + std::to_string(it->min) + " plus a multiple of " +
+             std::to_string(it->step);
   }
   return std::nullopt;
 }

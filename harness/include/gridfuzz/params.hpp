@@ -16,6 +16,7 @@ struct AxisSpec {
   std::string default_value;             // "1", "q4_0"
   std::vector<std::string> choices;      // non-empty for a choice axis
   std::int64_t min = 0, max = 0;         // inclusive bounds of an integer axis
+  std::int64_t step = 1;                 // valid values are min + k*step (e.g. cols in whole blocks)
   bool is_choice() const { return !choices.empty(); }
 };
 

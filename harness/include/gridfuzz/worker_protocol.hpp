@@ -1,7 +1,8 @@
 #pragma once
 // The pipe protocol between gridfuzz and its worker process.
 //   parent -> worker:  "CASE <replay>\n"
-//   worker -> parent:  "ROW\n" then, for each CSV column in schema order, "<byte length>\n<bytes>"
+//   worker -> parent:  "ROW\n" (or "ROW EXIT\n" when the worker exits after this reply, e.g. after a
+//                      sticky fault) then, for each CSV column in schema order, "<byte length>\n<bytes>"
 // Length-prefixed fields carry any bytes (commas, quotes, newlines) without escaping.
 #include <cstdio>
 #include <optional>
@@ -12,7 +13,7 @@
 namespace gridfuzz {
 
 // Writes one reply to `out` and flushes. Returns false when the pipe is gone.
-bool write_row_reply(std::FILE* out, const reports::CsvRow& row);
+bool write_row_reply(std::FILE* out, const reports::CsvRow& row, bool exiting_after = false);
 
 // Reads one request line ("CASE <replay>"), without the prefix; nullopt at end of input.
 std::optional<std::string> read_case_request(std::FILE* in);
@@ -25,11 +26,13 @@ class ReplyParser {
   const reports::CsvRow& row() const { return row_; }
   void reset();
   bool started() const { return !buffer_.empty() || column_ > 0; }
+  bool worker_exits() const { return exits_; }
 
  private:
   std::string buffer_;
   std::size_t column_ = 0;
   bool header_seen_ = false;
+  bool exits_ = false;
   reports::CsvRow row_;
 };
 

@@ -23,7 +23,7 @@ int main() {
     row.set("verdict", "pass");
     row.set("oracle", "multi\nline, \"quoted\"");
     row.set("run_id", std::to_string(getpid()));
-    gridfuzz::write_row_reply(stdout, row);
+    gridfuzz::write_row_reply(stdout, row, c.variant == "reply-then-exit");
     if (c.variant == "reply-then-exit") return 0;
   }
   return 0;

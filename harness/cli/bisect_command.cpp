@@ -1,0 +1,116 @@
+// `gridfuzz bisect KERNEL --variant V --axis NAME [--set ...] [--range LO:HI] [--static]`:
+// the exact first failing value of one axis, the others fixed, in at most ceil(log2(range))+2
+// runs. The last line is `last_pass=<v|none> first_fail=<v|none> rule=<rule or kind>` (observed),
+// and on GPU runs the model's answer follows on the same line for comparison.
+#include <iostream>
+
+#include "case_expansion.hpp"
+#include "commands.hpp"
+#include "gridfuzz/predictor.hpp"
+#include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/strategies.hpp"
+#include "parse.hpp"
+#include "session.hpp"
+
+namespace gridfuzz::cli {
+namespace {
+
+struct BisectArgs {
+  std::string kernel, variant, axis, range;
+  std::vector<std::string> sets;
+  std::uint64_t seed = 1;
+  EngineOptions engine;
+};
+
+std::string value_or_none(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "none"; }
+
+// "fail:mismatch" -> "mismatch"; expected-fail/model-mismatch -> what was observed.
+std::string failure_kind(const reports::CsvRow& row) {
+  const std::string& v = row.get("verdict");
+  if (v.rfind("fail:", 0) == 0) return v.substr(5);
+  const std::string& obs = row.get("observed");
+  if (obs.rfind("refuse:", 0) == 0) return "refused(" + obs.substr(7) + ")";
+  if (obs != "accept") return obs;
+  return row.get("oracle");
+}
+
+}  // namespace
+
+Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
+  auto a = std::make_shared<BisectArgs>();
+  auto* cmd = app.add_subcommand("bisect", "the exact first failing value of one axis (others fixed)");
+  cmd->add_option("kernel", a->kernel, "kernel name")->required();
+  cmd->add_option("--variant", a->variant, "variant (default: the kernel's first)");
+  cmd->add_option("--axis", a->axis, "the integer axis to bisect")->required();
+  cmd->add_option("--set", a->sets, "the other axes, name=value");
+  cmd->add_option("--range", a->range, "LO:HI to search (default: the axis' whole range)");
+  cmd->add_option("--seed", a->seed, "input seed (default 1)");
+  add_engine_options(*cmd, a->engine);
+  return [a, &global]() -> int {
+    Session session(global, a->engine);
+    const Kernel& k = session.kernel(a->kernel);
+    const std::string variant = a->variant.empty() ? k.variants().front() : a->variant;
+    const auto axes = k.axes();
+    const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& x) { return x.name == a->axis; });
+    if (axis == axes.end() || axis->is_choice()) throw UsageError("--axis: '" + a->axis + "' is not an integer axis of " + k.name());
+    std::vector<SetArg> sets;
+    for (const auto& s : a->sets) {
+      sets.push_back(parse_set(s, false));
+      if (sets.back().name == a->axis) throw UsageError("--set " + a->axis + ": that is the axis being bisected");
+    }
+    const Params base = expand_cases(axes, sets, false).front();
+    std::int64_t lo = axis->min, hi = axis->max;
+    if (!a->range.empty()) {
+      const SetArg r = parse_set(a->axis + "=" + a->range, true);
+      lo = std::stoll(r.values.front());
+      hi = std::stoll(r.values.back());
+      if (lo < axis->min || hi > axis->max)
+        throw UsageError("--range " + a->range + " leaves the axis' range [" + std::to_string(axis->min) + ", " +
+                         std::to_string(axis->max) + "]");
+    }
+    auto params_at = [&](std::int64_t v) {
+      Params p = base;
+      p.set(a->axis, std::to_string(v));
+      if (auto err = k.check(p)) throw UsageError(k.name() + " at " + a->axis + "=" + std::to_string(v) + ": " + *err);
+      return p;
+    };
+    // The model's answer (always computed: it is free).
+    std::string predicted_rule = "none";
+    const BisectResult model = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
+      const Prediction p = predict(k.plan(params_at(v), variant, session.limits().limits), session.limits().limits);
+      const bool bad = !p.accepted() || p.index_wrap() != "safe";
+      if (bad) predicted_rule = p.accepted() ? p.index_wrap() : p.outcome;
+      return bad;
+    });
+    const std::string predicted = "last_pass=" + value_or_none(model.last_good) + " first_fail=" +
+                                  value_or_none(model.first_bad) + " rule=" + (model.first_bad ? predicted_rule : "none");
+    if (!session.on_device()) {
+      if (!a->engine.static_only && !session.limits().note.empty()) std::cout << "note: " << session.limits().note << "\n";
+      std::cout << "static: " << model.probes << " model probes\n" << predicted << "\n";
+      return kOk;
+    }
+    std::optional<reports::CsvWriter> csv;
+    if (!a->engine.csv.empty()) csv.emplace(a->engine.csv);
+    std::string observed_rule = "none";
+    const BisectResult seen = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
+      const reports::CsvRow row = session.execute({k.name(), variant, params_at(v), a->seed});
+      if (csv) csv->write(row);
+      std::cout << a->axis << "=" << v << ": " << format_row_line(row) << std::endl;
+      const std::string& verdict = row.get("verdict");
+      if (verdict == "skipped" || verdict == "static")
+        throw std::runtime_error("bisect: the case at " + a->axis + "=" + std::to_string(v) + " could not run (" +
+                                 row.get("observed") + ")");
+      const bool bad = verdict != "pass" && verdict != "unexpected-pass";
+      if (bad) observed_rule = failure_kind(row);
+      return bad;
+    });
+    std::cout << seen.probes << " runs\n";
+    std::cout << "last_pass=" << value_or_none(seen.last_good) << " first_fail=" << value_or_none(seen.first_bad)
+              << " rule=" << (seen.first_bad ? observed_rule : "none") << " predicted_" << predicted.substr(0, predicted.find(' '))
+              << " predicted_" << predicted.substr(predicted.find(' ') + 1, predicted.rfind(' ') - predicted.find(' ') - 1)
+              << " predicted_" << predicted.substr(predicted.rfind(' ') + 1) << "\n";
+    return (seen.first_bad == model.first_bad) ? kOk : kFound;
+  };
+}
+
+}  // namespace gridfuzz::cli
