@@ -1,9 +1,15 @@
 #include "builtin_kernels.hpp"
 
+#include "gridfuzz/affine/register.hpp"
+#include "gridfuzz/gguf/register.hpp"
 #include "selftest_kernels.hpp"
 
 namespace gridfuzz::cli {
 
-void register_builtin_kernels(Registry& registry) { selftest::register_kernels(registry); }
+void register_builtin_kernels(Registry& registry) {
+  gguf::register_kernels(registry);
+  affine::register_kernels(registry);
+  selftest::register_kernels(registry);
+}
 
 }  // namespace gridfuzz::cli

@@ -48,13 +48,21 @@ rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBound
                                        [name = a.name](const std::string& v) { return std::make_pair(name, v); }));
       continue;
     }
-    std::vector<std::uint64_t> anchors{static_cast<std::uint64_t>(a.min), static_cast<std::uint64_t>(a.max),
-                                       static_cast<std::uint64_t>(std::stoll(a.default_value))};
-    for (const auto& b : boundaries)
-      if (b.axis == a.name) anchors.push_back(static_cast<std::uint64_t>(b.first_bad));
+    // Near the default and each predicted boundary (+-2 steps), or any order of magnitude; the
+    // axis' far end is reached only through a boundary that lies there.
     const auto lo = static_cast<std::uint64_t>(a.min), hi = static_cast<std::uint64_t>(a.max);
     const auto step = static_cast<std::uint64_t>(a.step);
-    axis_gens.push_back(rc::gen::map(properties::near_limits(anchors, lo, hi), [name = a.name, lo, step](std::uint64_t v) {
+    std::vector<std::uint64_t> anchors{static_cast<std::uint64_t>(std::stoll(a.default_value))};
+    for (const auto& b : boundaries)
+      if (b.axis == a.name) anchors.push_back(static_cast<std::uint64_t>(b.first_bad));
+    auto near = rc::gen::map(rc::gen::pair(rc::gen::elementOf(anchors), rc::gen::inRange<int>(-2, 3)),
+                             [lo, hi, step](const std::pair<std::uint64_t, int>& x) {
+                               const auto d = static_cast<std::uint64_t>(x.second < 0 ? -x.second : x.second) * step;
+                               std::uint64_t v = x.second < 0 ? (x.first - lo >= d ? x.first - d : lo) : x.first + d;
+                               return std::min(v, hi);
+                             });
+    auto value = rc::gen::weightedOneOf<std::uint64_t>({{3, near}, {1, properties::log_uniform(lo, hi)}});
+    axis_gens.push_back(rc::gen::map(value, [name = a.name, lo, step](std::uint64_t v) {
       return std::make_pair(name, std::to_string(lo + (v - lo) / step * step));  // onto the axis grid
     }));
   }

@@ -45,11 +45,11 @@ AffineLaunch make_launch(MatmulPath path, const MatmulShape& s, bool wide, std::
 
 // The index expressions of both kernels, for `slices` batch slices of m rows (KERNELS.md 4.3):
 //   out:    batch*(m*n) + row*n + col
-//   x:      a_batch*(m*k) + row*k + col, a_batch = batch (dense) or lhs[batch] < x_rows (gather)
+//   x:      a_batch*(m*k) + row*k + col, a_batch = batch (dense) or lhs[batch] < x_batches (gather)
 //   w:      b_batch*(n*kw) + col*kw + word, b_batch = 0 (dense, broadcast) or rhs[batch] < experts
 //   scales: b_batch*(n*kg) + col*kg + group
 std::vector<IndexRange> index_ranges(const MatmulShape& s, u128 slices, IndexType type) {
-  const u128 x_slices = s.gather ? u128{s.x_rows} : slices;
+  const u128 x_slices = s.gather ? u128{s.x_batches} : slices;
   return {
       {"out_offset", last_index(slices * s.m * s.n), type, "elements"},
       {"x_offset", last_index(x_slices * s.m * s.k), type, "elements"},

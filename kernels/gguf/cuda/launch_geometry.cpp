@@ -75,7 +75,13 @@ std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows,
   return r;
 }
 
+GemvGeometry resolve(GemvGeometry g, const MoeCallShape& s) {
+  if (g != GemvGeometry::fixed) return g;
+  return s.pairs() >= kPairsOnXFromPairs ? GemvGeometry::pairs_x : GemvGeometry::rows_x;
+}
+
 std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits) {
+  g = resolve(g, s);
   const std::uint64_t pairs = s.pairs();
   const char* name = s.dense ? "mmvq" : "moe_vec";
   std::vector<GemvLaunch> out;
@@ -100,6 +106,8 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
                          p0, r0, false});
       return out;
     }
+    case GemvGeometry::fixed:
+      break;  // resolved above
     case GemvGeometry::zchunk: {
       // Token-aligned chunks: a whole number of tokens (kernel_top_k pairs each) per launch.
       const std::uint64_t k = s.kernel_top_k();

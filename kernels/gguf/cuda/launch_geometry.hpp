@@ -39,7 +39,14 @@ enum class GemvGeometry {
   pairs_x,       // FreeToken #185 style: pairs on x, rows on y; both tiled; 64-bit
   rows_x,        // rows on x, pairs on y tiled at the y limit with a 64-bit pair offset
   zchunk,        // rows on x, pairs on z in token-aligned chunks with a 64-bit pair offset
+  fixed,         // ours: rows_x below kPairsOnXFromPairs pairs, pairs_x from there (measured choice)
 };
+
+// Pair count from which `fixed` puts pairs on x (docs/PERFORMANCE.md "GGUF MoE GEMV"): with few
+// pairs, rows-fastest order streams each expert's rows like upstream; with many, pairs-fastest
+// keeps one weight row of every expert hot in L2 while the batch sweeps it.
+inline constexpr std::uint64_t kPairsOnXFromPairs = 256;
+GemvGeometry resolve(GemvGeometry g, const MoeCallShape& s);
 
 struct GemvLaunch {
   LaunchSpec spec;

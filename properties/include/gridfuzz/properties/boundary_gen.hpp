@@ -28,4 +28,18 @@ inline rc::Gen<std::uint64_t> near_limits(std::vector<std::uint64_t> limits, std
   return rc::gen::weightedOneOf<std::uint64_t>({{4, near}, {1, anywhere}});
 }
 
+// A value in [lo, hi] whose order of magnitude is uniform: small and large shapes are equally
+// likely, instead of almost every draw landing near hi.
+inline rc::Gen<std::uint64_t> log_uniform(std::uint64_t lo, std::uint64_t hi) {
+  const std::uint64_t span = hi - lo;
+  int bits = 0;
+  while (bits < 64 && (span >> bits) != 0) ++bits;
+  return rc::gen::mapcat(rc::gen::inRange<int>(0, bits + 1), [lo, span](int e) {
+    const std::uint64_t top = e >= 64 ? UINT64_MAX : (std::uint64_t{1} << e) - 1;
+    const std::uint64_t cap = top < span ? top : span;
+    return rc::gen::map(cap == UINT64_MAX ? rc::gen::arbitrary<std::uint64_t>() : rc::gen::inRange<std::uint64_t>(0, cap + 1),
+                        [lo](std::uint64_t v) { return lo + v; });
+  });
+}
+
 }  // namespace gridfuzz::properties

@@ -41,7 +41,7 @@ struct MatmulShape {
   std::uint64_t n = 128;      // output columns: vocab (dense) or expert rows (gather)
   std::uint64_t k = 64;       // reduction length (cols)
   std::uint64_t batches = 1;  // dense 1; gather tokens*top_k (one slice per (token, expert) pair)
-  std::uint64_t x_rows = 1;   // rows of the activation buffer: dense m, gather tokens
+  std::uint64_t x_batches = 1;  // [m, k] activation slices in x: dense 1, gather tokens (lhs values < this)
   std::uint64_t experts = 1;  // weight matrices stacked in w (dense 1)
   int bits = 4;
   int group_size = 64;

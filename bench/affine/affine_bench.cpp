@@ -1,0 +1,170 @@
+// Speed of the affine kernels on the device they run on, timed with CUDA events (manual time):
+//   qmm   M 8192, (N, K) = (4096, 4096) and (14336, 4096), bf16 activations, 4-bit, group 64,
+//         fixed and legacy (both legal here), beside cuBLAS bf16 GEMM on the dequantized weights;
+//   qmv   M 1 on the same weights, as bytes of weights read per second, beside a device-to-device
+//         copy of the same number of bytes.
+// Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "gridfuzz/affine/device_ops.hpp"
+#include "gridfuzz/affine/register.hpp"
+#include "gridfuzz/device/context.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/device_buffer.hpp"
+#include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/stream.hpp"
+#include "gridfuzz/guarded_buffers.hpp"
+
+namespace gridfuzz::affine {
+namespace {
+
+struct DeviceSession {
+  DeviceSession() : ctx(0), limits(device::query_limits(0)) {}
+  device::PrimaryContext ctx;
+  DeviceLimits limits;
+  device::Stream stream;
+};
+
+DeviceSession& session() {
+  static DeviceSession s;
+  return s;
+}
+
+Params dense_params(const Kernel& k, std::int64_t m, std::int64_t n, std::int64_t kk) {
+  Params p = Params::defaults(k.axes());
+  p.set("tokens", std::to_string(m));
+  p.set("vocab", std::to_string(n));
+  p.set("cols", std::to_string(kk));
+  p.set("bits", "4");
+  p.set("group_size", "64");
+  p.set("dtype", "bf16");
+  return p;
+}
+
+// Times `call` (enqueued on the session stream) with CUDA events, one sample per iteration.
+template <class F>
+void time_with_events(benchmark::State& state, F&& call) {
+  DeviceSession& s = session();
+  device::Event start, stop;
+  for (int i = 0; i < 3; ++i) call();  // warm-up
+  s.stream.synchronize();
+  for (auto _ : state) {
+    start.record(s.stream.get());
+    call();
+    stop.record(s.stream.get());
+    stop.synchronize();
+    state.SetIterationTime(stop.elapsed_ms_since(start) / 1e3);
+  }
+}
+
+void set_counters(benchmark::State& state, double bytes, double flops) {
+  state.counters["bytes"] = bytes;
+  state.counters["GB/s"] = benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate);
+  if (flops > 0) state.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// One dense affine call (variant fixed or legacy) on guarded buffers filled with random inputs.
+void BM_affine_dense(benchmark::State& state, const char* variant) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const Params p = dense_params(*kernel, m, n, k);
+  GuardedBuffers bufs(kernel->buffers(p));
+  kernel->fill_inputs(p, 1, bufs, s.stream.get());
+  device::Launcher launcher;
+  time_with_events(state, [&] {
+    launcher.clear();
+    kernel->launch(p, variant, s.limits, bufs, launcher, s.stream.get());
+  });
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
+  // qmv is bandwidth-bound on the weights: report their bytes; qmm: everything it touches.
+  set_counters(state, m == 1 ? weight_bytes : static_cast<double>(kernel->bytes_moved(p)), 2.0 * m * n * k);
+  state.SetLabel(m * 1 < 8 ? "qmv" : "qmm");
+}
+
+// cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel.
+void BM_cublas_bf16(benchmark::State& state) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const Params p = dense_params(*kernel, m, n, k);
+  GuardedBuffers bufs(kernel->buffers(p));
+  kernel->fill_inputs(p, 1, bufs, s.stream.get());
+  device::DeviceBuffer w16(static_cast<std::size_t>(n * k * 2));
+  dequantize_weights(bufs.ptr(1), bufs.ptr(2), bufs.ptr(3), w16.get(), n, k, 4, 64, Dtype::bfloat16, s.stream.get());
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+    state.SkipWithError("cublasCreate failed");
+    return;
+  }
+  std::unique_ptr<cublasContext, decltype(&cublasDestroy)> guard(handle, &cublasDestroy);
+  cublasSetStream(handle, reinterpret_cast<cudaStream_t>(s.stream.get()));
+  const float alpha = 1.f, beta = 0.f;
+  const void* x = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(bufs.ptr(0)));
+  void* out = reinterpret_cast<void*>(static_cast<std::uintptr_t>(bufs.ptr(4)));
+  const void* w = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(w16.get()));
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+  // Column-major view: out^T [N, M] = W [N, K] (stored K x N, transposed) * x^T [K, M].
+  time_with_events(state, [&] {
+    status = cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k),
+                          &alpha, w, CUDA_R_16BF, static_cast<int>(k), x, CUDA_R_16BF, static_cast<int>(k), &beta, out,
+                          CUDA_R_16BF, static_cast<int>(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  });
+  if (status != CUBLAS_STATUS_SUCCESS) state.SkipWithError("cublasGemmEx failed");
+  set_counters(state, static_cast<double>(m * k * 2 + n * k * 2 + m * n * 2), 2.0 * m * n * k);
+}
+
+// A device-to-device copy of the bytes qmv reads from its weights (the bandwidth ceiling).
+void BM_copy_weight_bytes(benchmark::State& state) {
+  DeviceSession& s = session();
+  const std::int64_t n = state.range(1), k = state.range(2);
+  const std::size_t bytes = static_cast<std::size_t>(n * k / 2 + 2 * (n * k / 64) * 2);  // 4-bit + scales + biases
+  device::DeviceBuffer src(bytes), dst(bytes);
+  src.fill_bytes(1);
+  time_with_events(state, [&] {
+    cudaMemcpyAsync(dst.as<void>(), src.as<void>(), bytes, cudaMemcpyDeviceToDevice,
+                    reinterpret_cast<cudaStream_t>(s.stream.get()));
+  });
+  // A copy reads and writes each byte; report the bytes read, as for qmv.
+  set_counters(state, static_cast<double>(bytes), 0);
+}
+
+void qmm_shapes(benchmark::internal::Benchmark* b) {
+  b->Args({8192, 4096, 4096})->Args({8192, 14336, 4096})->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+void qmv_shapes(benchmark::internal::Benchmark* b) {
+  b->Args({1, 4096, 4096})->Args({1, 14336, 4096})->Args({1, 128256, 4096})->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmm_shapes);
+BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmm_shapes);
+BENCHMARK(BM_cublas_bf16)->Apply(qmm_shapes);
+BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmv_shapes);
+BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmv_shapes);
+BENCHMARK(BM_copy_weight_bytes)->Apply(qmv_shapes);
+
+}  // namespace
+}  // namespace gridfuzz::affine
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (gridfuzz::device::device_count() == 0) {
+    std::fprintf(stderr, "no CUDA device: nothing to measure\n");
+    return 0;
+  }
+  gridfuzz::DeviceLimits limits = gridfuzz::device::query_limits(0);
+  benchmark::AddCustomContext("device", limits.name);
+  benchmark::AddCustomContext("driver", gridfuzz::device::driver_version());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

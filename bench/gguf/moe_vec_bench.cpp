@@ -1,0 +1,153 @@
+// GGUF MoE GEMV speed: legacy vs fixed vs zchunk (and rows_x) moe_vec on the gemma-4 gate/up
+// shape (rows 1408, cols 2816, 128 experts, top_k 8), side by side in one run, plus the
+// device-to-device copy bandwidth of the same device in the same run.
+//
+// One iteration = the adapter's production call (q8_1 quantize + moe_vec), timed with CUDA
+// events (UseManualTime); L2 is flushed before every iteration (a write of twice its size), so
+// small batches are not served from a warm L2. Counters: bytes (Kernel::bytes_moved) and GB/s.
+// Variants of one shape run back to back on the same buffers, so their ratio is as fair as the
+// device allows.
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "gridfuzz/device/context.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/device_buffer.hpp"
+#include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/stream.hpp"
+#include "gridfuzz/gguf/register.hpp"
+#include "gridfuzz/guarded_buffers.hpp"
+
+namespace {
+
+using namespace gridfuzz;
+
+struct BenchDevice {
+  device::PrimaryContext ctx{0};
+  DeviceLimits limits = device::query_limits(0);
+  device::Stream stream;
+  device::DeviceBuffer flush{std::max<std::uint64_t>(2 * limits.l2_bytes, 1 << 20)};
+  std::shared_ptr<const Kernel> moe = gguf::make_moe_vec_kernel();
+  // The buffers of the shape benchmarked last (variants of one shape share them).
+  std::string shape_key;
+  std::unique_ptr<GuardedBuffers> bufs;
+};
+
+BenchDevice& bench_device() {
+  static BenchDevice d;
+  return d;
+}
+
+Params gemma_params(const Kernel& k, const std::string& quant, std::int64_t tokens) {
+  Params p = Params::defaults(k.axes());
+  p.set("rows", "1408");
+  p.set("cols", "2816");
+  p.set("experts", "128");
+  p.set("top_k", "8");
+  p.set("quant", quant);
+  p.set("tokens", std::to_string(tokens));
+  return p;
+}
+
+void flush_l2(BenchDevice& d) {
+  static std::uint32_t v = 0;
+  d.flush.fill_words(++v);
+}
+
+void BM_MoeVec(benchmark::State& state, std::string quant, std::string variant) {
+  if (device::device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  BenchDevice& d = bench_device();
+  const Params p = gemma_params(*d.moe, quant, state.range(0));
+  const std::string key = p.to_string();
+  if (d.shape_key != key) {
+    d.bufs.reset();
+    d.bufs = std::make_unique<GuardedBuffers>(d.moe->buffers(p));
+    d.moe->fill_inputs(p, 1, *d.bufs, d.stream.get());
+    d.stream.synchronize();
+    d.shape_key = key;
+  }
+  device::Event start, stop;
+  device::Launcher launcher;
+  d.moe->launch(p, variant, d.limits, *d.bufs, launcher, d.stream.get());  // warm-up
+  d.stream.synchronize();
+  std::vector<double> ms;
+  for (auto _ : state) {
+    flush_l2(d);
+    cudaDeviceSynchronize();
+    launcher.clear();
+    start.record(d.stream.get());
+    d.moe->launch(p, variant, d.limits, *d.bufs, launcher, d.stream.get());
+    stop.record(d.stream.get());
+    stop.synchronize();
+    const double t = stop.elapsed_ms_since(start);
+    ms.push_back(t);
+    state.SetIterationTime(t / 1e3);
+  }
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  std::sort(ms.begin(), ms.end());
+  const double median_ms = ms.empty() ? 0 : ms[ms.size() / 2];
+  const double bytes = static_cast<double>(d.moe->bytes_moved(p));
+  state.counters["bytes"] = bytes;
+  state.counters["GBps_median"] = median_ms > 0 ? bytes / (median_ms * 1e6) : 0;
+  state.counters["ms_median"] = median_ms;
+}
+
+// Device-to-device copy of 1 GiB: read + write bytes over time, the achievable bandwidth.
+void BM_CopyD2D(benchmark::State& state) {
+  if (device::device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  BenchDevice& d = bench_device();
+  d.bufs.reset();  // free the last moe_vec shape first
+  d.shape_key.clear();
+  const std::size_t bytes = std::size_t{1} << 30;
+  device::DeviceBuffer a(bytes), b(bytes);
+  a.fill_words(7);
+  device::Event start, stop;
+  auto stream = reinterpret_cast<cudaStream_t>(d.stream.get());
+  std::vector<double> ms;
+  for (auto _ : state) {
+    start.record(d.stream.get());
+    cudaMemcpyAsync(b.as<void>(), a.as<void>(), bytes, cudaMemcpyDeviceToDevice, stream);
+    stop.record(d.stream.get());
+    stop.synchronize();
+    const double t = stop.elapsed_ms_since(start);
+    ms.push_back(t);
+    state.SetIterationTime(t / 1e3);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median_ms = ms.empty() ? 0 : ms[ms.size() / 2];
+  state.counters["bytes"] = 2.0 * bytes;
+  state.counters["GBps_median"] = median_ms > 0 ? 2.0 * bytes / (median_ms * 1e6) : 0;
+}
+
+const bool registered = [] {
+  benchmark::RegisterBenchmark("copy_d2d_1GiB", BM_CopyD2D)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+  for (const char* quant : {"q4_0", "q4_K", "q8_0"})
+    for (const std::int64_t tokens : {1, 8, 16, 32, 64, 2048, 4096, 8191})
+      for (const char* variant : {"legacy", "fixed", "zchunk", "rows_x", "pairs_x"})
+        benchmark::RegisterBenchmark((std::string("moe_vec/") + quant + "/" + variant).c_str(), BM_MoeVec,
+                                     std::string(quant), std::string(variant))
+            ->Arg(tokens)
+            ->ArgName("tokens")
+            ->UseManualTime()
+            ->Iterations(tokens >= 2048 ? 10 : 30)
+            ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("copy_d2d_1GiB_end", BM_CopyD2D)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+  return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,50 @@
+#pragma once
+// What affine.qmm (dense LM head) and affine.gather_qmm (MoE) share: both are one MLX quantized
+// matmul call described by a MatmulShape, planned by plan_matmul, launched through the same qmv /
+// qmm kernels and checked against the same references. Subclasses only map their axes to a shape.
+#include <string>
+#include <vector>
+
+#include "gridfuzz/affine/matmul_plan.hpp"
+#include "gridfuzz/kernel.hpp"
+
+namespace gridfuzz::affine {
+
+class AffineMatmulKernel : public Kernel {
+ public:
+  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
+  // The call's sizes; the params must pass check().
+  virtual MatmulShape shape(const Params& p) const = 0;
+
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override;
+  std::vector<BufferSpec> buffers(const Params& p) const override;
+  std::uint64_t bytes_moved(const Params& p) const override;
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override;
+  ComparePolicy compare_policy(const Params& p, const std::string& variant) const override;
+  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override;
+  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override;
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override;
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override;
+
+ protected:
+  // Axes both kernels have: cols, bits, group_size, dtype.
+  static std::vector<AxisSpec> quantization_axes();
+  // Constraints on those axes and on n (the qmm_sm80 conditions of KERNELS.md 4.2), or why not.
+  static std::optional<std::string> check_matmul(const MatmulShape& s);
+  // Fills bits, group_size, dtype and k from the shared axes.
+  static void read_quantization(const Params& p, MatmulShape& s);
+};
+
+// Buffer order of both kernels: x, w, scales, biases, [lhs_indices, rhs_indices,] out.
+struct MatmulBufferIndex {
+  std::size_t x = 0, w = 1, scales = 2, biases = 3, lhs = 0, rhs = 0, out = 4;
+  bool gather = false;
+  static MatmulBufferIndex of(const MatmulShape& s);
+};
+
+Variant require_variant(const std::string& name);  // throws std::invalid_argument
+
+}  // namespace gridfuzz::affine

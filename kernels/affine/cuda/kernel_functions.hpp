@@ -1,0 +1,18 @@
+#pragma once
+// The compiled instantiations of the affine kernels, looked up by their template parameters.
+// Host-only interface (no CUDA syntax), so the adapters can be plain C++.
+#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/device/function.hpp"
+
+namespace gridfuzz::affine {
+
+// Throws std::invalid_argument for a combination that is not compiled.
+const device::Function& qmm_function(Dtype dtype, int bits, int tile_m, int tile_k, bool wide_index);
+const device::Function& qmv_function(Dtype dtype, int bits, bool wide_index);
+
+namespace detail {
+const device::Function& qmm_function_f16(int bits, int tile_m, int tile_k, bool wide_index);
+const device::Function& qmm_function_bf16(int bits, int tile_m, int tile_k, bool wide_index);
+}  // namespace detail
+
+}  // namespace gridfuzz::affine

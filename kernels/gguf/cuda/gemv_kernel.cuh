@@ -1,0 +1,105 @@
+#pragma once
+// Device code: the moe_vec / mmvq kernels. One warp (block 32x1x1) computes one output element
+// dst[p, row] = dot(weight row `row` of expert ids[p], q8_1 activation row of p's token), lanes
+// mapped to blocks as KERNELS.md 3.3 says and reduced with a fixed shuffle-xor butterfly, so the
+// value of an element does not depend on the grid that computed it.
+//
+// Two index disciplines:
+//   gemv_legacy: upstream's (KERNELS.md 3.3): row/pair from unsigned blockIdx, expert base and
+//     weight block index in int, token*token_stride and p*nrows+row in unsigned 32-bit (mmvq: int).
+//     Wrapping is reproduced with unsigned arithmetic (defined) and int conversions, so the legacy
+//     kernel walks to the same wrong addresses upstream would.
+//   gemv_wide: every index in 64-bit, pair/row offsets passed by the host (tiling, z chunks).
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+#include "block_dot.cuh"
+#include "gemv_args.hpp"
+
+namespace gridfuzz::gguf::device_code {
+
+__device__ __forceinline__ float warp_sum_butterfly(float v) {
+  for (int mask = 16; mask >= 1; mask >>= 1) v += __shfl_xor_sync(0xffffffffu, v, mask, 32);
+  return v;
+}
+
+__device__ __forceinline__ void store_out(float* dst, std::uint64_t i, float v) { dst[i] = v; }
+__device__ __forceinline__ void store_out(__nv_bfloat16* dst, std::uint64_t i, float v) { dst[i] = __float2bfloat16_rn(v); }
+
+template <QuantType T, class OutT>
+__global__ void gemv_legacy(GemvArgs a) {
+  constexpr int lanes = static_cast<int>(lanes_per_block(T));
+  constexpr int step = static_cast<int>(blocks_per_warp(T));
+  constexpr int block_bytes = static_cast<int>(quant_traits(T).block_bytes);
+  constexpr int act_blocks_per_block = static_cast<int>(quant_traits(T).qk / 32);
+  const int lane = static_cast<int>(threadIdx.x);
+  const unsigned row = blockIdx.x;
+  if (row >= static_cast<unsigned>(a.nrows)) return;
+  const unsigned p = a.pairs_on_z ? blockIdx.z : blockIdx.y;
+  const int blocks_per_row = static_cast<int>(a.blocks_per_row);
+
+  const std::uint8_t* w = a.weights;
+  const block_q8_1* x;
+  if (a.ids != nullptr) {
+    const unsigned token = p / static_cast<unsigned>(a.top_k);
+    const int expert = a.ids[p];
+    // int expert*nrows*blocks_per_row (wraps like upstream's int product)
+    const int expert_base = static_cast<int>(static_cast<unsigned>(expert) * static_cast<unsigned>(a.nrows) *
+                                             static_cast<unsigned>(blocks_per_row));
+    w += static_cast<long long>(expert_base) * block_bytes;
+    x = reinterpret_cast<const block_q8_1*>(a.act + token * static_cast<unsigned>(a.token_stride));
+  } else {
+    const int vec_block = static_cast<int>(p * static_cast<unsigned>(a.token_stride / 9));
+    x = reinterpret_cast<const block_q8_1*>(a.act) + vec_block;
+  }
+  float sum = 0.0f;
+  for (int i = lane / lanes; i < blocks_per_row; i += step) {
+    const int ibx = static_cast<int>(row * static_cast<unsigned>(blocks_per_row) + static_cast<unsigned>(i));
+    sum += block_dot<T>(w + static_cast<long long>(ibx) * block_bytes, x + i * act_blocks_per_block, lane % lanes);
+  }
+  sum = warp_sum_butterfly(sum);
+  if (lane == 0) {
+    const unsigned u = p * static_cast<unsigned>(a.nrows) + row;
+    const std::uint64_t at = a.ids != nullptr ? u : static_cast<std::uint64_t>(static_cast<long long>(static_cast<int>(u)));
+    store_out(static_cast<OutT*>(a.dst), at, sum);
+  }
+}
+
+// PairsOnX: pair = pair_offset + blockIdx.x, row = row_offset + blockIdx.y. Otherwise rows on x
+// and pairs on y or z (a.pairs_on_z).
+template <QuantType T, class OutT, bool PairsOnX>
+__global__ void gemv_wide(GemvArgs a) {
+  constexpr int lanes = static_cast<int>(lanes_per_block(T));
+  constexpr int step = static_cast<int>(blocks_per_warp(T));
+  constexpr std::uint64_t block_bytes = quant_traits(T).block_bytes;
+  constexpr int act_blocks_per_block = static_cast<int>(quant_traits(T).qk / 32);
+  const int lane = static_cast<int>(threadIdx.x);
+  std::uint64_t row, p;
+  if constexpr (PairsOnX) {
+    p = a.pair_offset + blockIdx.x;
+    row = a.row_offset + blockIdx.y;
+  } else {
+    row = a.row_offset + blockIdx.x;
+    p = a.pair_offset + (a.pairs_on_z ? blockIdx.z : blockIdx.y);
+  }
+  if (row >= a.nrows) return;
+  const bool moe = a.ids != nullptr;
+  // 64-bit division costs tens of instructions per warp; below 2^32 pairs the 32-bit one gives
+  // the same quotient (top_k <= 64).
+  const std::uint64_t token = !moe ? p
+                              : p <= 0xFFFFFFFFull
+                                  ? static_cast<std::uint32_t>(p) / static_cast<std::uint32_t>(a.top_k)
+                                  : p / a.top_k;
+  const std::uint64_t expert = moe ? static_cast<std::uint64_t>(a.ids[p]) : 0;
+  const std::uint8_t* w = a.weights + ((expert * a.nrows + row) * a.blocks_per_row) * block_bytes;
+  const auto* x = reinterpret_cast<const block_q8_1*>(a.act + token * a.token_stride);
+  const int blocks_per_row = static_cast<int>(a.blocks_per_row);
+  float sum = 0.0f;
+  for (int i = lane / lanes; i < blocks_per_row; i += step)
+    sum += block_dot<T>(w + static_cast<std::uint64_t>(i) * block_bytes, x + i * act_blocks_per_block, lane % lanes);
+  sum = warp_sum_butterfly(sum);
+  if (lane == 0) store_out(static_cast<OutT*>(a.dst), p * a.nrows + row, sum);
+}
+
+}  // namespace gridfuzz::gguf::device_code

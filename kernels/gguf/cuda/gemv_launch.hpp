@@ -1,0 +1,20 @@
+#pragma once
+// Host side of moe_vec / mmvq: issues the launches of one geometry through a device::Launcher.
+#include <cuda.h>
+
+#include "gemv_args.hpp"
+#include "gridfuzz/device/launcher.hpp"
+#include "launch_geometry.hpp"
+
+namespace gridfuzz::gguf {
+
+// `args` carries the buffers and the shape (nrows, blocks_per_row, token_stride, top_k, ids);
+// pair/row offsets and the pair axis come from each launch of gemv_launches(g, s, limits).
+// `checked`: throw device::LaunchError on a refusal (every variant but legacy).
+void launch_gemv(GemvGeometry g, const MoeCallShape& s, GemvArgs args, const DeviceLimits& limits,
+                 device::Launcher& launcher, CUstream stream, bool checked);
+
+// The kernel arguments of shape s over the given buffers (offsets zero).
+GemvArgs gemv_args(const MoeCallShape& s, const void* weights, const int* q8, void* dst, const int* ids);
+
+}  // namespace gridfuzz::gguf

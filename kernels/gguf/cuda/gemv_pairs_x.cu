@@ -1,0 +1,19 @@
+// Instantiations of the pairs_x moe_vec/mmvq kernels for every weight type and output dtype.
+#include "gemv_functions.hpp"
+#include "gemv_kernel.cuh"
+#include "quant_dispatch.hpp"
+
+namespace gridfuzz::gguf {
+
+const void* gemv_pairs_x_symbol(QuantType t, OutDtype d) {
+  return dispatch_weight_type(t, [d]<QuantType T>() -> const void* {
+    if (d == OutDtype::f32) {
+      using Out = float;
+      return reinterpret_cast<const void*>(&device_code::gemv_wide<T, Out, true>);
+    }
+    using Out = __nv_bfloat16;
+    return reinterpret_cast<const void*>(&device_code::gemv_wide<T, Out, true>);
+  });
+}
+
+}  // namespace gridfuzz::gguf

@@ -1,0 +1,129 @@
+// gguf.quantize_q8_1: the activation quantizer on its own (KERNELS.md 2.4, 3.5).
+//   legacy: pre-tiling vLLM, all rows on grid.y in one launch (refused at 65536 rows), int32
+//           index math, unchecked;
+//   fixed:  rows tiled at the device's grid.y limit, 64-bit offsets and indices, every launch
+//           checked.
+// Buffers: x (f32 [rows, cols], input), q8_1 (int32 [rows, padded/32*9], output).
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/quantize_q8_1.hpp"
+#include "gridfuzz/gguf/register.hpp"
+#include "launch_geometry.hpp"
+#include "quantize_q8_1_launch.hpp"
+#include "random_fill.hpp"
+
+namespace gridfuzz::gguf {
+namespace {
+
+class QuantizeQ8_1Kernel final : public Kernel {
+ public:
+  std::string name() const override { return "gguf.quantize_q8_1"; }
+  std::string description() const override {
+    return "q8_1 activation quantizer: rows on grid.y (legacy: one launch, refused at 65536 rows; fixed: tiled, 64-bit)";
+  }
+  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"rows", "activation rows (grid.y)", "64", {}, 1, 1ll << 28},
+            {"cols", "columns per row, padded to 512 in q8_1 (gemma-4 hidden: 2816)", "2816", {}, 1, 1 << 20}};
+  }
+  std::optional<std::string> check(const Params& p) const override {
+    try {
+      if (p.get_u64("rows") == 0 || p.get_u64("cols") == 0) return "rows and cols must be at least 1";
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
+    const QuantizeGeometry g = geometry(variant);
+    LaunchPlan plan;
+    for (const auto& l : quantize_launches(g, p.get_u64("rows"), p.get_u64("cols"), limits)) plan.launches.push_back(l.spec);
+    plan.indices = quantize_indices(g, p.get_u64("rows"), p.get_u64("cols"), limits);
+    return plan;
+  }
+  std::vector<BufferSpec> buffers(const Params& p) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    return {{"x", BufferRole::input, ElementType::f32, rows * cols},
+            {"q8_1", BufferRole::output, ElementType::i32, rows * q8_1_row_stride_int32(cols)}};
+  }
+  std::uint64_t bytes_moved(const Params& p) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    return rows * cols * 4 + rows * q8_1_row_stride_int32(cols) * 4;
+  }
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    const std::uint64_t rows = p.get_u64("rows");
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += limits.max_grid_y)
+      pieces.push_back({"rows", r0, std::min(rows, r0 + limits.max_grid_y)});
+    return pieces;
+  }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+    return {true, 0, 0, "one warp per q8_1 block, fixed shuffle order: bit-exact"};
+  }
+  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_activations(bufs.as<float>(0), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
+  }
+  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override {
+    const QuantizeGeometry g = geometry(variant);
+    launch_quantize_q8_1(g, bufs.as<float>(0), bufs.as<int>(1), p.get_u64("rows"), p.get_u64("cols"), limits, launcher,
+                         stream, g == QuantizeGeometry::tiles_64);
+  }
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override {
+    const std::uint64_t cols = p.get_u64("cols");
+    for (const SplitPiece& piece : split(p, limits))
+      launch_quantize_q8_1(QuantizeGeometry::tiles_64, bufs.as<float>(0) + piece.begin * cols,
+                           bufs.as<int>(1) + piece.begin * q8_1_row_stride_int32(cols), piece.end - piece.begin, cols,
+                           limits, launcher, stream, true);
+  }
+  // Sampled q8_1 words against the CPU quantizer, exactly (same float operations, same order).
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    const std::uint64_t stride = q8_1_row_stride_int32(cols);
+    std::mt19937_64 rng(seed ^ 0xBB67AE8584CAA73Bull);
+    std::vector<ReferenceSample> out;
+    std::vector<float> x(cols);
+    std::vector<block_q8_1> q(q8_1_blocks_per_row(cols));
+    const std::size_t per_row = 16;
+    for (std::size_t k = 0; k < count; k += per_row) {
+      // Every other row sampled among the last 16, where a grid.y bug shows first.
+      const std::uint64_t row = (k / per_row) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
+      bufs.read(0, row * cols * 4, x.data(), cols * 4);
+      quantize_row_q8_1(x.data(), cols, q.data());
+      for (std::size_t j = 0; j < per_row && k + j < count; ++j) {
+        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
+        std::int32_t w = 0;
+        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
+        out.push_back({1, row * stride + word, static_cast<double>(w), 0, 0});
+      }
+    }
+    return out;
+  }
+
+ private:
+  static QuantizeGeometry geometry(const std::string& variant) {
+    if (variant == "legacy") return QuantizeGeometry::one_launch;
+    if (variant == "fixed") return QuantizeGeometry::tiles_64;
+    throw std::invalid_argument("gguf.quantize_q8_1: unknown variant '" + variant + "'");
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Kernel> make_quantize_q8_1_kernel() { return std::make_shared<QuantizeQ8_1Kernel>(); }
+
+void register_kernels(Registry& registry) {
+  registry.add(make_quantize_q8_1_kernel());
+  registry.add(make_moe_vec_kernel());
+  registry.add(make_mmvq_kernel());
+}
+
+}  // namespace gridfuzz::gguf

@@ -1,0 +1,56 @@
+// quantize_q8_1 plans: legacy (one launch) refused at 65536 rows; fixed tiles never refused.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "launch_geometry.hpp"
+#include "plan_test_support.hpp"
+
+namespace gridfuzz::gguf::testing {
+namespace {
+
+const auto quantize = make_quantize_q8_1_kernel();
+
+TEST(QuantizePlan, LegacyFirstRefusedAt65536Rows) {
+  EXPECT_EQ(predict_for(*quantize, "legacy", "rows=65536").outcome, "refuse:grid.y");
+  EXPECT_EQ(predict_for(*quantize, "legacy", "rows=65535").outcome, "accept");
+  EXPECT_EQ(predict_for(*quantize, "fixed", "rows=65536").outcome, "accept");
+}
+
+TEST(QuantizePlan, GridIsPaddedColumnsOver256ByRows) {
+  const LaunchPlan plan = quantize->plan(params_for(*quantize, "rows=7,cols=704"), "legacy", sm90());
+  ASSERT_EQ(plan.launches.size(), 1u);
+  EXPECT_EQ(plan.launches[0].grid, (Dim3{1024 / 256, 7, 1}));
+  EXPECT_EQ(plan.launches[0].block, (Dim3{256, 1, 1}));
+}
+
+// vLLM's tiled quantizer: host off*kx in int wraps at the first chunk offset >= 2^31/kx
+// (KERNELS.md 5: K=2816 -> off 786,420, the 13th chunk).
+TEST(QuantizePlan, UpstreamTileOffsetWrapsWhereKernelsMdSays) {
+  const DeviceLimits l = sm90();
+  auto offset_safe = [&](std::uint64_t rows) {
+    for (const IndexRange& r : quantize_indices(QuantizeGeometry::upstream_tiles, rows, 2816, l))
+      if (r.name == "q8_1_chunk_input_offset") return check_index(r).safe;
+    ADD_FAILURE() << "no chunk offset index";
+    return true;
+  };
+  EXPECT_TRUE(offset_safe(786'420));       // last chunk starts at 720,885
+  EXPECT_FALSE(offset_safe(786'421));      // a chunk starts at 786,420: 786,420*2816 >= 2^31
+}
+
+RC_GTEST_PROP(QuantizePlanProperty, FixedTilesCoverEveryRowOnceAndAreAccepted, ()) {
+  const auto rows = *rc::gen::inRange<std::uint64_t>(1, 3'000'000);
+  const auto cols = *rc::gen::inRange<std::uint64_t>(1, 20'000);
+  const auto launches = quantize_launches(QuantizeGeometry::tiles_64, rows, cols, sm90());
+  std::uint64_t next = 0;
+  for (const auto& l : launches) {
+    RC_ASSERT(l.row_offset == next);
+    RC_ASSERT(predict_launch(l.spec, sm90()).accepted);
+    RC_ASSERT(l.spec.grid.x * 256 == q8_1_padded_cols(cols));
+    next += l.spec.grid.y;
+  }
+  RC_ASSERT(next == rows);
+}
+
+}  // namespace
+}  // namespace gridfuzz::gguf::testing

@@ -1,0 +1,138 @@
+// On a real GPU, through gridfuzz::run_case: the GGUF MoE GEMV family's legacy variants fail
+// exactly where predicted (with the driver's refusal), and the fixed ones equal the split-batch
+// reference bit for bit and match the CPU reference on >= 256 sampled outputs, for every type.
+// Each case prints one line (kernel, variant, params, verdict, oracle) for docs/gpu-results-gguf.md.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "gridfuzz/device/context.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/register.hpp"
+#include "gridfuzz/runner.hpp"
+
+namespace gridfuzz::gguf {
+namespace {
+
+class GgufGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: the GGUF GPU cases need one";
+    ctx_ = std::make_unique<device::PrimaryContext>(0);
+    limits_ = device::query_limits(0);
+  }
+
+  CaseResult run(const Kernel& k, const std::string& variant, const std::string& overrides) {
+    Case c;
+    c.kernel = k.name();
+    c.variant = variant;
+    c.params = Params::defaults(k.axes());
+    const Params extra = Params::parse(overrides);
+    for (const auto& [name, value] : extra.values()) c.params.set(name, value);
+    c.seed = 20261129;
+    RunOptions options;
+    options.reference_samples = 256;
+    const CaseResult r = run_case(k, c, limits_, options, Ledger{});
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
+              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    return r;
+  }
+
+  // Passed, bit-exact against the split reference, nothing unwritten, >= 256 CPU samples all good.
+  static void expect_pass(const CaseResult& r) {
+    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed, "accept");
+    EXPECT_EQ(r.mismatches, 0u);
+    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
+    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    const auto slash = cpu.find('/');
+    ASSERT_NE(slash, std::string::npos);
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
+  }
+
+  std::unique_ptr<device::PrimaryContext> ctx_;
+  DeviceLimits limits_;
+};
+
+const std::string kGemma = "rows=1408,cols=2816,experts=128,top_k=8";
+
+TEST_F(GgufGpu, FixedMoeVecAt8192TokensEqualsSplitAndCpuForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    expect_pass(run(*k, "fixed", kGemma + ",tokens=8192,quant=" + std::string(to_string(t))));
+  }
+}
+
+TEST_F(GgufGpu, LegacyMoeVecRefusedAt8192AndPassesAt8191ForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    const std::string q = ",quant=" + std::string(to_string(t));
+    const CaseResult bad = run(*k, "legacy", kGemma + ",tokens=8192" + q);
+    EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
+    EXPECT_TRUE(bad.observed == "refuse:CUDA_ERROR_INVALID_VALUE" || bad.observed == "refuse:CUDA_ERROR_INVALID_CONFIGURATION")
+        << bad.observed;
+    EXPECT_EQ(bad.verdict, "fail:refused");  // no ledger here: an expected bug is still a failure
+    EXPECT_NE(bad.detail.find("grid=(1408,1,65536)"), std::string::npos) << bad.detail;
+    expect_pass(run(*k, "legacy", kGemma + ",tokens=8191" + q));
+  }
+}
+
+TEST_F(GgufGpu, ZchunkAndRowsXMoeVecAt8192TokensPassForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    expect_pass(run(*k, "zchunk", kGemma + ",tokens=8192,quant=" + std::string(to_string(t))));
+  }
+  expect_pass(run(*k, "rows_x", kGemma + ",tokens=8192,quant=q4_K"));
+  expect_pass(run(*k, "pairs_x", kGemma + ",tokens=8192,quant=q4_0"));
+  // fixed below kPairsOnXFromPairs pairs takes the rows-on-x layout: check it too.
+  expect_pass(run(*k, "fixed", kGemma + ",tokens=8,quant=q4_0"));
+  expect_pass(run(*k, "fixed", kGemma + ",tokens=1,quant=q6_K"));
+}
+
+TEST_F(GgufGpu, Bf16OutputPasses) {
+  const auto k = make_moe_vec_kernel();
+  for (const char* q : {"q4_0", "q6_K", "iq4_xs"})
+    expect_pass(run(*k, "fixed", kGemma + ",tokens=8192,dtype=bf16,quant=" + std::string(q)));
+  expect_pass(run(*k, "legacy", kGemma + ",tokens=100,dtype=bf16,quant=q5_1"));
+}
+
+// Down projection: top_k 1 over tokens*top_k = 65536 activation rows (gemma-4 down: 2816 x 704).
+TEST_F(GgufGpu, DownProjectionOver65536ActivationRows) {
+  const auto k = make_moe_vec_kernel();
+  const std::string down = "proj=down,tokens=8192,top_k=8,experts=128,rows=2816,cols=704";
+  for (const char* q : {"q4_0", "q8_0", "iq4_nl"}) expect_pass(run(*k, "fixed", down + ",quant=" + std::string(q)));
+  const CaseResult bad = run(*k, "legacy", down + ",quant=q4_0");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
+  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u);
+  expect_pass(run(*k, "legacy", "proj=down,tokens=8191,top_k=8,experts=128,rows=2816,cols=704,quant=q4_0"));
+}
+
+TEST_F(GgufGpu, QuantizeLegacyRefusedAt65536RowsAndFixedEqualsSplit) {
+  const auto k = make_quantize_q8_1_kernel();
+  const CaseResult bad = run(*k, "legacy", "rows=65536,cols=2816");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
+  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+  expect_pass(run(*k, "legacy", "rows=65535,cols=2816"));
+  expect_pass(run(*k, "fixed", "rows=65536,cols=2816"));
+  expect_pass(run(*k, "fixed", "rows=200000,cols=704"));
+}
+
+TEST_F(GgufGpu, MmvqLegacyRefusedAt65536VectorsAndFixedPasses) {
+  const auto k = make_mmvq_kernel();
+  const CaseResult bad = run(*k, "legacy", "nvecs=65536,rows=1408,cols=2816");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
+  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+  for (const char* q : {"q4_0", "q4_K", "q6_K"})
+    expect_pass(run(*k, "fixed", "nvecs=65536,rows=1408,cols=2816,quant=" + std::string(q)));
+  expect_pass(run(*k, "legacy", "nvecs=65535,rows=1408,cols=2816,quant=q8_0"));
+}
+
+}  // namespace
+}  // namespace gridfuzz::gguf
