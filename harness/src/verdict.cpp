@@ -7,9 +7,11 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 
 }  // namespace
 
-bool prediction_agrees(const std::string& predicted, const std::string& observed) {
-  if (predicted == "accept")
-    return observed == "accept" || starts_with(observed, "fault:") || observed == "timeout";
+bool prediction_agrees(const Prediction& prediction, const std::string& observed) {
+  const std::string& predicted = prediction.outcome;
+  const bool fault = starts_with(observed, "fault:") || observed == "timeout";
+  if (fault && prediction.index_wrap() != "safe") return true;
+  if (predicted == "accept") return observed == "accept" || fault;
   if (starts_with(predicted, "refuse:")) return starts_with(observed, "refuse:");
   if (starts_with(predicted, "host-error:")) return starts_with(observed, "host-error:");
   return false;
@@ -19,7 +21,7 @@ std::string decide_verdict(const Prediction& prediction, const Observation& obs,
   if (obs.observed == "static") return "static";
   if (starts_with(obs.observed, "skipped")) return "skipped";
   if (obs.observed == "oom") return "fail:oom";
-  if (!prediction_agrees(prediction.outcome, obs.observed)) return "model-mismatch";
+  if (!prediction_agrees(prediction, obs.observed)) return "model-mismatch";
   std::string kind = obs.failure_kind;
   if (kind.empty()) {
     if (starts_with(obs.observed, "refuse:")) kind = "refused";

@@ -19,9 +19,10 @@ struct Observation {
 };
 
 // True when the launch outcomes agree: accept/accept, refuse:*/refuse:*, host-error/host-error.
-// A fault or timeout after an accepted launch agrees with an `accept` prediction (the launch was
-// accepted; what went wrong happened inside it).
-bool prediction_agrees(const std::string& predicted, const std::string& observed);
+// A fault or timeout agrees with an `accept` prediction (the launch was accepted; what went wrong
+// happened inside it), and with any prediction that has a wrapping index: a wrapped offset in an
+// earlier launch of the plan can fault before a later, refused launch is reached.
+bool prediction_agrees(const Prediction& prediction, const std::string& observed);
 
 std::string decide_verdict(const Prediction& prediction, const Observation& obs, bool ledger_expects_failure);
 

@@ -98,6 +98,10 @@ TEST(Verdict, EveryCombination) {
   EXPECT_EQ(decide_verdict(accept, {"skipped:over-budget", ""}, false), "skipped");
   EXPECT_EQ(decide_verdict(accept, {"static", ""}, false), "static");
   EXPECT_EQ(decide_verdict(accept, {"oom", ""}, false), "fail:oom");
+  // A wrapped index in an earlier launch may fault before the predicted refusal is reached.
+  EXPECT_EQ(decide_verdict(prediction("refuse:grid.y", true), {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true),
+            "expected-fail");
+  EXPECT_EQ(decide_verdict(refuse, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true), "model-mismatch");
 }
 
 TEST(CaseExpansion, ProductZipListsAndRanges) {
