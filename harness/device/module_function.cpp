@@ -7,6 +7,7 @@
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/device/module.hpp"
+#include "gridfuzz/device/symbol_resolvers.hpp"
 
 namespace gridfuzz::device {
 
@@ -47,7 +48,11 @@ Function Function::from_symbol(const void* symbol, std::string name) {
   const cudaError_t rc = cudaGetFuncBySymbol(&f, symbol);
   if (rc != cudaSuccess) {
     cudaGetLastError();
-    throw CudaError(CUDA_ERROR_NOT_FOUND, std::string("cudaGetFuncBySymbol(") + name + "): " + cudaGetErrorName(rc));
+    // A plugin's kernels are known only to the plugin's own (static) CUDA runtime.
+    if (CUfunction in_plugin = resolve_symbol_in_plugins(symbol)) return Function(in_plugin, std::move(name));
+    // Runtime and driver share their error numbers (cudaErrorIllegalAddress == CUDA_ERROR_ILLEGAL_ADDRESS),
+    // so a sticky fault left by an earlier launch is reported as itself, not as "not found".
+    throw CudaError(static_cast<CUresult>(rc), std::string("cudaGetFuncBySymbol(") + name + ")");
   }
   // cudaFunction_t is the driver's CUfunction (both are CUfunc_st*).
   return Function(reinterpret_cast<CUfunction>(f), std::move(name));
