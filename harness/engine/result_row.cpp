@@ -2,9 +2,7 @@
 
 #include "gridfuzz/reports/schema.hpp"
 
-#ifndef GRIDFUZZ_COMMIT
-#define GRIDFUZZ_COMMIT "unknown"
-#endif
+#include "gridfuzz_commit.hpp"  // generated at build time: GRIDFUZZ_COMMIT
 
 namespace gridfuzz {
 namespace {
