@@ -1,19 +1,9 @@
-// Instantiations of the pairs_x moe_vec/mmvq kernels for every weight type and output dtype.
-#include "gemv_functions.hpp"
-#include "gemv_kernel.cuh"
-#include "quant_dispatch.hpp"
+// Instantiations of the pairs-on-x moe_vec/mmvq kernels for every weight type, output dtype and
+// index width.
+#include "gemv_tiled_symbol.cuh"
 
 namespace gridfuzz::gguf {
 
-const void* gemv_pairs_x_symbol(QuantType t, OutDtype d) {
-  return dispatch_weight_type(t, [d]<QuantType T>() -> const void* {
-    if (d == OutDtype::f32) {
-      using Out = float;
-      return reinterpret_cast<const void*>(&device_code::gemv_wide<T, Out, true>);
-    }
-    using Out = __nv_bfloat16;
-    return reinterpret_cast<const void*>(&device_code::gemv_wide<T, Out, true>);
-  });
-}
+const void* gemv_pairs_x_symbol(QuantType t, OutDtype d, GemvIndexWidth w) { return gemv_tiled_symbol<true>(t, d, w); }
 
 }  // namespace gridfuzz::gguf

@@ -123,29 +123,60 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
   return out;
 }
 
-std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
-  const bool legacy = g == GemvGeometry::legacy;
+namespace {
+
+// Upstream's kernel: the expressions of gemv_legacy in its declared types (KERNELS.md 3.3).
+std::vector<IndexRange> legacy_gemv_indices(const MoeCallShape& s) {
   const std::uint64_t bpr = s.blocks_per_row();
-  const std::uint64_t kernel_tokens = s.dense ? s.tokens : s.pairs() / s.kernel_top_k();
-  const IndexType dst_type = s.dense ? IndexType::int32 : IndexType::uint32;
   std::vector<IndexRange> r;
   // dst[p*nrows + row]: unsigned in moe_vec (from blockIdx), int in mmvq.
-  r.push_back({"dst_index", u128{s.pairs()} * s.rows - 1, narrow_or_64(legacy, dst_type), "elements"});
+  r.push_back({"dst_index", u128{s.pairs()} * s.rows - 1, s.dense ? IndexType::int32 : IndexType::uint32, "elements"});
   if (s.dense) {
     // mmvq: activation block vec*(padded/32) + i*(qk/32), int.
-    r.push_back({"act_block", u128{kernel_tokens} * q8_1_blocks_per_row(s.cols) - 1, narrow_or_64(legacy, IndexType::int32),
-                 "q8_1 blocks"});
+    r.push_back({"act_block", u128{s.tokens} * q8_1_blocks_per_row(s.cols) - 1, IndexType::int32, "q8_1 blocks"});
   } else {
     // token*token_stride: unsigned*int -> unsigned (int32 units).
-    r.push_back({"act_offset", u128{kernel_tokens - 1} * s.token_stride(), narrow_or_64(legacy, IndexType::uint32),
+    r.push_back({"act_offset", u128{s.pairs() / s.kernel_top_k() - 1} * s.token_stride(), IndexType::uint32,
                  "int32 words"});
     // expert*nrows*blocks_per_row: int.
-    r.push_back({"expert_base", u128{s.experts - 1} * s.rows * bpr, narrow_or_64(legacy, IndexType::int32), "blocks"});
+    r.push_back({"expert_base", u128{s.experts - 1} * s.rows * bpr, IndexType::int32, "blocks"});
     // host: tokens*top_k in int before it becomes grid.z.
-    if (legacy) r.push_back({"host_pairs", u128{s.pairs()}, IndexType::int32, "pairs"});
+    r.push_back({"host_pairs", u128{s.pairs()}, IndexType::int32, "pairs"});
   }
-  r.push_back({"weight_block", u128{s.rows} * bpr - 1, narrow_or_64(legacy, IndexType::int32), "blocks"});
+  r.push_back({"weight_block", u128{s.rows} * bpr - 1, IndexType::int32, "blocks"});
   return r;
+}
+
+// gemv_tiled<..., Index> with Index declared as `t`: one entry per index expression of the
+// kernel, each with the exact largest value it reaches for this shape. The pair index p (<=
+// pairs - 1) and the row are never larger than dst_index, so it covers them.
+std::vector<IndexRange> tiled_gemv_indices(const MoeCallShape& s, IndexType t) {
+  const std::uint64_t bpr = s.blocks_per_row();
+  const std::uint64_t kernel_tokens = s.dense ? s.tokens : s.pairs() / s.kernel_top_k();
+  const std::uint64_t experts = s.dense ? 1 : s.experts;
+  std::vector<IndexRange> r;
+  r.push_back({"dst_index", u128{s.pairs()} * s.rows - 1, t, "elements"});  // p*nrows + row
+  r.push_back({"act_offset", u128{kernel_tokens - 1} * s.token_stride(), t, "int32 words"});  // token*token_stride
+  // (expert*nrows + row)*blocks_per_row, the weight row's first block; x block_bytes in 64 bits.
+  r.push_back({"weight_row_block", (u128{experts} * s.rows - 1) * bpr, t, "blocks"});
+  // i*block_bytes inside one row: an int (the cols axis keeps a row far below 2^31 bytes).
+  r.push_back({"weight_in_row_bytes", u128{bpr - 1} * quant_traits(s.quant).block_bytes, IndexType::int32, "bytes"});
+  return r;
+}
+
+bool all_safe(const std::vector<IndexRange>& ranges) {
+  return std::all_of(ranges.begin(), ranges.end(), [](const IndexRange& r) { return check_index(r).safe; });
+}
+
+}  // namespace
+
+GemvIndexWidth gemv_index_width(const MoeCallShape& s) {
+  return all_safe(tiled_gemv_indices(s, IndexType::uint32)) ? GemvIndexWidth::bits32 : GemvIndexWidth::bits64;
+}
+
+std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
+  if (g == GemvGeometry::legacy) return legacy_gemv_indices(s);
+  return tiled_gemv_indices(s, gemv_index_width(s) == GemvIndexWidth::bits32 ? IndexType::uint32 : IndexType::int64);
 }
 
 std::vector<TokenRange> reference_token_ranges(const MoeCallShape& s, const DeviceLimits& limits) {

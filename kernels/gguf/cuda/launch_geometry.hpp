@@ -56,8 +56,18 @@ struct GemvLaunch {
 };
 
 std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits);
-// legacy: upstream's types (uint32 dst and activation offsets, int32 expert base and weight block
-// index; mmvq: int32); others: int64.
+
+// The index type of the gemv_tiled kernel (every geometry but legacy) that the launcher picks for
+// shape s: bits32 exactly when every index range of the 32-bit instantiation fits uint32
+// (PyTorch's 32/64-bit index dispatch). It depends on the shape only: tiles and chunks change
+// which block computes an element, not the largest index.
+enum class GemvIndexWidth { bits32, bits64 };
+GemvIndexWidth gemv_index_width(const MoeCallShape& s);
+
+// The index ranges of the kernel the variant launches. legacy: upstream's types (uint32 dst and
+// activation offsets, int32 expert base and weight block index; mmvq: int32). Others: those of
+// the gemv_tiled instantiation gemv_index_width picks, uint32 (then safe by construction) or
+// int64, plus the in-row byte offset, an int in both.
 std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s);
 
 // The split-batch reference: token ranges [begin, end) with at most floor(max_grid_z / kernel_top_k)

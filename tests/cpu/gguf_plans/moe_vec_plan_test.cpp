@@ -66,10 +66,16 @@ RC_GTEST_PROP(MoeVecPlanProperty, FixedAndZchunkNeverRefusedUpToAMillionTokens, 
   }
 }
 
-TEST(MoeVecPlan, FixedDeclaresEveryIndexInt64) {
-  for (const char* variant : {"fixed", "zchunk", "rows_x", "pairs_x"})
-    for (const IndexRange& r : moe->plan(params_for(*moe, tk(8192, 8)), variant, sm90()).indices)
-      EXPECT_EQ(r.type, IndexType::int64) << variant << " " << r.name;
+// Below every 32-bit bound the tiled variants run the 32-bit kernel and declare its indices uint32
+// (index_width_test.cpp has the boundaries); legacy keeps upstream's int32 weight block.
+TEST(MoeVecPlan, TiledVariantsDeclareTheNarrowKernelAtTheRefusalShape) {
+  for (const char* variant : {"fixed", "zchunk", "rows_x", "pairs_x"}) {
+    for (const IndexRange& r : moe->plan(params_for(*moe, tk(8192, 8)), variant, sm90()).indices) {
+      if (r.name.rfind("q8_1_", 0) != 0 && r.name != "weight_in_row_bytes") {
+        EXPECT_EQ(r.type, IndexType::uint32) << variant << " " << r.name;
+      }
+    }
+  }
 }
 
 // p*nrows + row in uint32 (KERNELS.md 5): gemma-4 gate/up (nrows 1408) wraps from 3,050,403 pairs.
