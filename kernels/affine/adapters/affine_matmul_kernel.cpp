@@ -126,9 +126,9 @@ std::vector<SplitPiece> AffineMatmulKernel::split(const Params& p, const DeviceL
 
 ComparePolicy AffineMatmulKernel::compare_policy(const Params&, const std::string&) const {
   return {true, 0, 0,
-          "bit-exact: the reference runs the same kernel (qmv or qmm, same tile_m) on every piece, and each output "
-          "element is one thread's fixed-order K reduction with no split-K, so grid size and piece boundaries "
-          "cannot change it"};
+          "bit-exact: the reference runs the same kernel (qmv or qmm, same tile_m; int64 index math, which changes "
+          "only addresses) on every piece, and each output element is one thread's fixed-order K reduction with no "
+          "split-K, so grid size, piece boundaries and index width cannot change it"};
 }
 
 void AffineMatmulKernel::fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const {

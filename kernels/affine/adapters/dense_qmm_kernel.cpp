@@ -11,7 +11,8 @@ class DenseQmmKernel final : public AffineMatmulKernel {
   std::string name() const override { return "affine.qmm"; }
   std::string description() const override {
     return "MLX affine quantized matmul, dense (LM head): legacy int32 M*N batch count (l = 0 -> grid.z 0, "
-           "div-by-zero, wrapped l accepted) vs fixed 64-bit row chunking";
+           "div-by-zero, wrapped l accepted) vs fixed row chunking with per-launch int32/int64 index "
+           "dispatch";
   }
   std::vector<AxisSpec> axes() const override {
     std::vector<AxisSpec> a{

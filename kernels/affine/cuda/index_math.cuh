@@ -2,7 +2,14 @@
 // The index arithmetic of the two variants. Legacy kernels compute every offset in int, as
 // upstream's pointer math does (x += y*k + m*k*l; strides int); here the wrap is made explicit
 // (two's complement through uint32, so it is defined behaviour and really wraps) and the result is
-// sign-extended when it is added to a pointer. Fixed kernels compute in int64.
+// sign-extended when it is added to a pointer.
+//
+// The fixed variant runs WrappingInt32Index too, but only for launches whose host plan proves
+// every final offset below 2^31 (plan_fixed), and Int64Index otherwise. Modulo-2^32 arithmetic
+// makes that proof sufficient: a final offset is congruent to its true value whatever the
+// intermediate products did, so below 2^31 it is exact; and the offsets formed for padding rows
+// and then discarded are defined behaviour (plain signed int math would make them UB). On the
+// legal shapes this is the very instantiation legacy runs, so fixed costs nothing there.
 #include <cstdint>
 
 namespace gridfuzz::affine {

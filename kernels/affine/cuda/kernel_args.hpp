@@ -13,8 +13,8 @@ struct MatmulArgs {
   const std::uint32_t* lhs = nullptr;    // per-slice activation batch (gather), null: the slice itself
   const std::uint32_t* rhs = nullptr;    // per-slice expert (gather), null: broadcast w (dense)
   std::uint16_t* out = nullptr;          // [slices, m, n]
-  // As the host computed them: the legacy kernels take their low 32 bits as int (upstream's int
-  // m, n, k, l), the fixed kernels use them as int64.
+  // As the host computed them: the int32 kernels take their low 32 bits as int (upstream's int
+  // m, n, k, l; legacy always, fixed when the launch's bounds fit), the int64 kernels use them whole.
   std::int64_t m = 0, n = 0, k = 0;
   std::int64_t group_size = 64;
 };

@@ -1,4 +1,5 @@
-// The fixed variants never hit a launch limit or an index wrap anywhere in their declared range.
+// The fixed variants never hit a launch limit or an index wrap anywhere in their declared range, and
+// each launch runs the int32 kernel exactly when its bounds fit.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -43,6 +44,9 @@ RC_GTEST_PROP(FixedVariant, DenseNeverRefusedNorWrapped, ()) {
   const Prediction pred = predict_of(k, p, "fixed");
   RC_ASSERT(pred.outcome == "accept");
   RC_ASSERT(pred.index_wrap() == "safe");
+  const MatmulShape shape = test::shape_of(k, p);
+  if (const auto error = test::fixed_dispatch_error(shape, plan_matmul(shape, Variant::fixed, test::sm90())))
+    RC_FAIL(*error);
 }
 
 RC_GTEST_PROP(FixedVariant, GatherNeverRefusedNorWrapped, ()) {
@@ -59,6 +63,9 @@ RC_GTEST_PROP(FixedVariant, GatherNeverRefusedNorWrapped, ()) {
   const Prediction pred = predict_of(k, p, "fixed");
   RC_ASSERT(pred.outcome == "accept");
   RC_ASSERT(pred.index_wrap() == "safe");
+  const MatmulShape shape = test::shape_of(k, p);
+  if (const auto error = test::fixed_dispatch_error(shape, plan_matmul(shape, Variant::fixed, test::sm90())))
+    RC_FAIL(*error);
 }
 
 TEST(FixedVariant, LmHeadRowCapsOfKernelsMd) {

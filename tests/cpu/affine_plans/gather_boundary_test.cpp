@@ -48,8 +48,11 @@ TEST(GatherLegacy, IndexTypesAreInt32) {
   const LaunchPlan plan = gather_kernel().plan(gather_params(100, 8), "legacy", test::sm90());
   ASSERT_FALSE(plan.indices.empty());
   for (const IndexRange& r : plan.indices) EXPECT_EQ(r.type, IndexType::int32) << r.name;
+  // The fixed plan at this size fits int32 everywhere: it runs (and declares) the int32 kernel.
   const LaunchPlan fixed = gather_kernel().plan(gather_params(100, 8), "fixed", test::sm90());
-  for (const IndexRange& r : fixed.indices) EXPECT_EQ(r.type, IndexType::int64) << r.name;
+  ASSERT_FALSE(fixed.indices.empty());
+  for (const IndexRange& r : fixed.indices) EXPECT_EQ(r.type, IndexType::int32) << r.name;
+  for (const LaunchSpec& l : fixed.launches) EXPECT_EQ(l.name, "qmm_sm80_fixed_int32");
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 // The `legacy` variant reproduces upstream's host arithmetic exactly (KERNELS.md 4.2, 4.3, 5):
 // m, n as int32, l = out.size() / (m*n) with the int32 product, the int32 dispatch test m*l < 8,
 // and one launch with l on grid.z. The `fixed` variant divides in 64-bit, splits rows to
-// min(max_grid_y, INT32_MAX / n) and batches to max_grid_z, and uses 64-bit index math.
+// min(max_grid_y, INT32_MAX / n) and batches to max_grid_z, and picks each launch's index width
+// from exact bounds: the int32 kernel when every offset that launch forms is below 2^31, else the
+// int64 one. Its plan declares the ranges of the kernel picked (int32 or int64), so a fixed plan
+// is index-safe by construction.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,7 +58,7 @@ struct MatmulShape {
 // One kernel launch and the arguments the adapter derives its device arguments from.
 struct AffineLaunch {
   MatmulPath path = MatmulPath::qmm;
-  bool wide_index = false;      // 64-bit index math (fixed) or int32 pointer math (legacy)
+  bool wide_index = false;      // int64 index math, or int32 (legacy always; fixed when its bounds fit)
   int tile_m = 16;              // qmm only
   int tile_k = 64;              // qmm only
   LaunchSpec spec;
