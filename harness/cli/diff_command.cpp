@@ -1,0 +1,72 @@
+// `gridfuzz diff BASELINE CURRENT`: the nightly gate. Exit 0 when it passes, 1 when it fails (a
+// new failure, model-mismatch or unexpected-pass, a moved boundary, a significant slow-down;
+// the list is printed), 2 when the CSVs cannot be compared (missing, corrupt, another schema
+// major version, a missing column). docs/REPORTS.md states the rules.
+#include <iostream>
+
+#include "commands.hpp"
+#include "gridfuzz/reports/baseline_diff.hpp"
+#include "gridfuzz/reports/row_set.hpp"
+#include "parse.hpp"
+
+namespace gridfuzz::cli {
+namespace {
+
+struct DiffArgs {
+  std::string baseline, current;
+  std::string threshold = "10%";
+  std::size_t max_listed = 50;
+};
+
+// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%.
+double parse_threshold(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !(value >= 0))
+    throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
+  if (percent) value /= 100;
+  if (!percent && value > 1)
+    throw UsageError("--threshold '" + text + "' is ambiguous: write 10% or 0.1");
+  return value;
+}
+
+}  // namespace
+
+Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
+  auto a = std::make_shared<DiffArgs>();
+  auto* cmd = app.add_subcommand("diff", "compare a run with a baseline CSV: exit 1 on a new failure, a moved "
+                                         "boundary or a significant slow-down, 2 when they cannot be compared");
+  cmd->add_option("baseline", a->baseline, "the committed baseline CSV (docs/baselines/<device>.csv)")->required();
+  cmd->add_option("current", a->current, "the CSV of this run")->required();
+  cmd->add_option("--threshold", a->threshold,
+                  "relative change of a median time that can count as slower or faster (default 10%)");
+  cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)");
+  return [a]() -> int {
+    reports::DiffOptions options;
+    options.timing.threshold = parse_threshold(a->threshold);
+    reports::RowSet baseline, current;
+    try {
+      baseline = reports::load_row_set({a->baseline});
+      current = reports::load_row_set({a->current});
+    } catch (const reports::CsvError& e) {
+      std::cerr << "gridfuzz diff: cannot compare: " << e.what() << "\n";
+      return kUsage;
+    }
+    for (const auto& note : baseline.notes) std::cout << "note (baseline): " << note << "\n";
+    for (const auto& note : current.notes) std::cout << "note (current): " << note << "\n";
+    const reports::BaselineDiff diff = reports::diff_runs(baseline.rows, current.rows, options);
+    std::cout << "gridfuzz diff " << a->baseline << " " << a->current << "\n"
+              << reports::render_diff(diff, a->max_listed);
+    return diff.gate_failed() ? kFound : kOk;
+  };
+}
+
+}  // namespace gridfuzz::cli

@@ -1,0 +1,42 @@
+#pragma once
+// The boundary table: per kernel x variant x device and per axis, along every line of cases
+// that differ only in that axis, the last value that passes and the first that fails, as the
+// model predicted and as the device observed.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gridfuzz/reports/csv_row.hpp"
+
+namespace gridfuzz::reports {
+
+// One side (predicted or observed) of a line.
+struct BoundarySide {
+  std::optional<std::int64_t> last_pass;   // the largest passing value below first_fail
+  std::optional<std::int64_t> first_fail;  // the smallest failing value; nullopt: none fails
+  std::string rule;                        // at first_fail: "grid.z 65536 > 65535", observed text...
+  std::string replay;                      // the case at first_fail
+  std::optional<std::int64_t> passes_again_at;  // a passing value above first_fail, if any
+  friend bool operator==(const BoundarySide&, const BoundarySide&) = default;
+};
+
+struct BoundaryLine {
+  std::string kernel, variant, device;
+  std::string axis;    // the axis that varies along the line
+  std::string along;   // the other axes, fixed: "cols=2816,dtype=f32,..."
+  std::size_t points = 0;  // distinct values of `axis` on the line
+  std::int64_t min_value = 0, max_value = 0;
+  BoundarySide predicted;
+  std::optional<BoundarySide> observed;  // nullopt when no case of the line ran on a device
+
+  // kernel, variant, device, axis and `along`: what identifies the line across runs.
+  std::string key() const;
+};
+
+// Every line of at least two points over an integer axis, ordered by kernel, variant, device,
+// axis and `along`.
+std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows);
+
+}  // namespace gridfuzz::reports

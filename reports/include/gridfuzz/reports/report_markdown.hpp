@@ -1,0 +1,28 @@
+#pragma once
+// report.md: what a run found, per kernel x variant x device. Sections: sources and notes,
+// verdict counts, failing cases with their replay strings, the boundary table, the slowest cases
+// and links to the plots. docs/REPORTS.md explains how to read it.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/plots.hpp"
+
+namespace gridfuzz::reports {
+
+struct ReportInput {
+  std::vector<CsvRow> rows;
+  std::vector<std::string> sources;  // "path (N rows)"
+  std::vector<std::string> notes;
+  std::vector<Plot> plots;           // links, relative to report.md's folder
+  std::size_t slowest = 10;
+  std::size_t max_failures_listed = 100;
+};
+
+std::string render_markdown(const ReportInput& input);
+
+// Text safe inside a Markdown table cell (| escaped, line breaks flattened).
+std::string markdown_cell(const std::string& text);
+
+}  // namespace gridfuzz::reports

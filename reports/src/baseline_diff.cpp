@@ -1,0 +1,215 @@
+#include "gridfuzz/reports/baseline_diff.hpp"
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "gridfuzz/reports/case_outcome.hpp"
+#include "gridfuzz/reports/row_set.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+CaseChange change_of(const CsvRow& row, std::string before) {
+  CaseChange c;
+  c.device = row.get("device");
+  c.kernel = row.get("kernel");
+  c.variant = row.get("variant");
+  c.replay = row.get("replay");
+  c.before = std::move(before);
+  c.after = row.get("verdict");
+  c.detail = "predicted " + row.get("predicted") + ", observed " + observed_text(row);
+  return c;
+}
+
+// A current row failing, whose baseline row did not fail the same way (or did not exist).
+void record_new_failure(BaselineDiff& diff, CaseChange change) {
+  if (change.after == "model-mismatch")
+    diff.new_model_mismatches.push_back(std::move(change));
+  else if (change.after == "unexpected-pass")
+    diff.new_unexpected_passes.push_back(std::move(change));
+  else
+    diff.new_failures.push_back(std::move(change));
+}
+
+std::string value_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "none"; }
+
+std::string line_name(const BoundaryLine& b) {
+  return b.device + "  " + b.kernel + " " + b.variant + "  " + b.axis + " (along " + b.along + ")";
+}
+
+std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
+  std::set<std::string> kernels;
+  for (const CsvRow& row : rows) kernels.insert(row.get("kernel") + " " + row.get("variant"));
+  return kernels;
+}
+
+void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current) {
+  std::map<std::string, BoundaryLine> before;
+  for (auto& line : boundary_table(baseline)) before.emplace(line.key(), std::move(line));
+  for (auto& line : boundary_table(current)) {
+    const auto it = before.find(line.key());
+    if (it == before.end()) {
+      diff.boundaries_only_in_current.push_back(std::move(line));
+      continue;
+    }
+    const BoundaryLine& old = it->second;
+    std::string what;
+    if (old.predicted.first_fail != line.predicted.first_fail)
+      what += "predicted first fail " + value_text(old.predicted.first_fail) + " -> " +
+              value_text(line.predicted.first_fail);
+    // Observed boundaries compare only when both runs ran the line on a device.
+    if (old.observed && line.observed && old.observed->first_fail != line.observed->first_fail)
+      what += std::string(what.empty() ? "" : "; ") + "observed first fail " + value_text(old.observed->first_fail) +
+              " -> " + value_text(line.observed->first_fail);
+    if (!what.empty()) diff.moved_boundaries.push_back({old, line, what});
+    before.erase(it);
+  }
+  for (auto& [key, line] : before) diff.boundaries_only_in_baseline.push_back(std::move(line));
+}
+
+template <typename List, typename Print>
+void section(std::ostringstream& out, const std::string& title, const List& items, std::size_t max_listed,
+             Print print) {
+  if (items.empty()) return;
+  out << "\n" << title << " (" << items.size() << "):\n";
+  std::size_t shown = 0;
+  for (const auto& item : items) {
+    if (shown++ == max_listed) {
+      out << "  ... and " << items.size() - max_listed << " more\n";
+      break;
+    }
+    out << "  ";
+    print(item);
+    out << "\n";
+  }
+}
+
+std::string ms(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
+BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
+                       const DiffOptions& options) {
+  BaselineDiff diff;
+  diff.threshold = options.timing.threshold;
+  diff.baseline_rows = baseline.size();
+  diff.current_rows = current.size();
+
+  std::map<std::string, const CsvRow*> before;
+  for (const CsvRow& row : baseline) before[row_key(row)] = &row;
+  std::set<std::string> seen;
+  for (const CsvRow& row : current) {
+    const std::string key = row_key(row);
+    if (!seen.insert(key).second) continue;  // a duplicate in the current run: first one counts
+    const std::string& verdict = row.get("verdict");
+    const auto it = before.find(key);
+    if (it == before.end()) {
+      diff.added_cases.push_back(change_of(row, "absent"));
+      // A case the baseline never ran that fails now is a new failure: no baseline vouches for it.
+      if (is_failing_verdict(verdict)) record_new_failure(diff, change_of(row, "absent"));
+      continue;
+    }
+    ++diff.matched_cases;
+    const CsvRow& old = *it->second;
+    const std::string& old_verdict = old.get("verdict");
+    if (is_failing_verdict(verdict)) {
+      if (verdict == old_verdict)
+        diff.still_failing.push_back(change_of(row, old_verdict));
+      else
+        record_new_failure(diff, change_of(row, old_verdict));
+    } else if (is_failing_verdict(old_verdict)) {
+      diff.no_longer_failing.push_back(change_of(row, old_verdict));
+    } else if (verdict != old_verdict) {
+      diff.other_changes.push_back(change_of(row, old_verdict));
+    }
+
+    const auto t_old = timing_of(old), t_new = timing_of(row);
+    if (!t_old || !t_new) {
+      ++diff.timing_not_compared;
+      continue;
+    }
+    TimedCase timed{row.get("device"), row.get("kernel"), row.get("variant"), row.get("replay"), *t_old, *t_new,
+                    compare_timing(*t_old, *t_new, options.timing)};
+    switch (timed.comparison.change) {
+      case TimingChange::same: ++diff.timing_same; break;
+      case TimingChange::slower: diff.slower.push_back(std::move(timed)); break;
+      case TimingChange::faster: diff.faster.push_back(std::move(timed)); break;
+      case TimingChange::unsure: diff.unsure.push_back(std::move(timed)); break;
+    }
+  }
+  for (const CsvRow& row : baseline)
+    if (!seen.count(row_key(row))) {
+      diff.removed_cases.push_back(change_of(row, row.get("verdict")));
+      diff.removed_cases.back().after = "absent";
+      seen.insert(row_key(row));  // a duplicate in the baseline is listed once
+    }
+
+  const auto kernels_before = kernels_of(baseline), kernels_now = kernels_of(current);
+  for (const auto& k : kernels_now)
+    if (!kernels_before.count(k)) diff.added_kernels.push_back(k);
+  for (const auto& k : kernels_before)
+    if (!kernels_now.count(k)) diff.removed_kernels.push_back(k);
+
+  compare_boundaries(diff, baseline, current);
+  return diff;
+}
+
+std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
+  std::ostringstream out;
+  const std::size_t problems = diff.new_failures.size() + diff.new_model_mismatches.size() +
+                               diff.new_unexpected_passes.size() + diff.moved_boundaries.size() + diff.slower.size();
+  out << "gate: " << (diff.gate_failed() ? "FAILED (" + std::to_string(problems) + " problem(s))" : "passed") << "\n";
+  out << "baseline " << diff.baseline_rows << " rows, current " << diff.current_rows << " rows, " << diff.matched_cases
+      << " case(s) matched by device and case_id; timing threshold " << diff.threshold * 100 << "%\n";
+  if (diff.matched_cases == 0 && diff.baseline_rows > 0 && diff.current_rows > 0)
+    out << "note: no case matched: different devices or a different suite?\n";
+
+  auto print_case = [&](const CaseChange& c) {
+    out << c.device << "  " << c.kernel << " " << c.variant << "  " << c.before << " -> " << c.after << "  ("
+        << c.detail << ")  gridfuzz replay '" << c.replay << "'";
+  };
+  auto print_timed = [&](const TimedCase& t) {
+    out << t.device << "  " << t.kernel << " " << t.variant << "  median " << ms(t.before.median_ms) << " ms ["
+        << ms(t.before.min_ms) << ", " << ms(t.before.max_ms) << "] n=" << t.before.samples << " -> "
+        << ms(t.after.median_ms) << " ms [" << ms(t.after.min_ms) << ", " << ms(t.after.max_ms)
+        << "] n=" << t.after.samples << "  " << to_string(t.comparison.change) << ": " << t.comparison.reason
+        << "  gridfuzz replay '" << t.replay << "'";
+  };
+  auto print_move = [&](const BoundaryMove& m) { out << line_name(m.after) << ": " << m.what; };
+  auto print_line = [&](const BoundaryLine& b) {
+    out << line_name(b) << ": predicted first fail " << value_text(b.predicted.first_fail);
+  };
+  auto print_text = [&](const std::string& s) { out << s; };
+
+  if (diff.gate_failed()) out << "\n== What fails the gate ==\n";
+  section(out, "New failures", diff.new_failures, max_listed, print_case);
+  section(out, "New model mismatches", diff.new_model_mismatches, max_listed, print_case);
+  section(out, "New unexpected passes", diff.new_unexpected_passes, max_listed, print_case);
+  section(out, "Moved boundaries", diff.moved_boundaries, max_listed, print_move);
+  section(out, "Significant slow-downs (SLOWER)", diff.slower, max_listed, print_timed);
+
+  out << "\n== For information ==\n";
+  out << "timings: SAME " << diff.timing_same << ", FASTER " << diff.faster.size() << ", SLOWER " << diff.slower.size()
+      << ", UNSURE " << diff.unsure.size() << ", not compared (untimed in either run) " << diff.timing_not_compared
+      << "\n";
+  section(out, "Still failing (the same verdict in the baseline)", diff.still_failing, max_listed, print_case);
+  section(out, "No longer failing", diff.no_longer_failing, max_listed, print_case);
+  section(out, "Other verdict changes", diff.other_changes, max_listed, print_case);
+  section(out, "Faster", diff.faster, max_listed, print_timed);
+  section(out, "Unsure timings", diff.unsure, max_listed, print_timed);
+  section(out, "Added kernels", diff.added_kernels, max_listed, print_text);
+  section(out, "Removed kernels", diff.removed_kernels, max_listed, print_text);
+  section(out, "Added cases", diff.added_cases, max_listed, print_case);
+  section(out, "Removed cases", diff.removed_cases, max_listed, print_case);
+  section(out, "Boundary lines only in the baseline", diff.boundaries_only_in_baseline, max_listed, print_line);
+  section(out, "Boundary lines only in the current run", diff.boundaries_only_in_current, max_listed, print_line);
+  return out.str();
+}
+
+}  // namespace gridfuzz::reports

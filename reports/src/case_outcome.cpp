@@ -1,0 +1,127 @@
+#include "gridfuzz/reports/case_outcome.hpp"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "gridfuzz/case.hpp"
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/predictor.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+// Axis values that have their own CSV column (the fallback when the replay does not parse).
+constexpr std::string_view kAxisColumns[] = {"quant", "bits", "group_size", "dtype", "tokens",
+                                             "top_k", "experts", "rows", "cols", "vocab"};
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// Rows written by other tools may hold "gridfuzz replay 'X'": keep the X.
+std::string bare_replay(std::string text) {
+  if (const auto space = text.rfind(' '); space != std::string::npos) text = text.substr(space + 1);
+  if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front())
+    text = text.substr(1, text.size() - 2);
+  return text;
+}
+
+// The limits of the row's compute capability (a preset), for the numbers of a refused rule.
+std::optional<DeviceLimits> limits_for_cc(const std::string& cc) {
+  std::string digits;
+  for (char c : cc)
+    if (c != '.') digits += c;
+  if (digits.empty()) return std::nullopt;
+  return device_preset("sm_" + digits);
+}
+
+}  // namespace
+
+bool is_failing_verdict(std::string_view verdict) {
+  return starts_with(verdict, "fail:") || verdict == "model-mismatch" || verdict == "unexpected-pass";
+}
+
+std::map<std::string, std::string> case_axes(const CsvRow& row) {
+  try {
+    const Case c = Case::parse_replay(bare_replay(row.get("replay")));
+    if (!c.params.values().empty()) return c.params.values();
+  } catch (const std::invalid_argument&) {
+    // Fall through to the columns.
+  }
+  std::map<std::string, std::string> axes;
+  for (std::string_view column : kAxisColumns)
+    if (!row.is_empty(column)) axes[std::string(column)] = row.get(column);
+  return axes;
+}
+
+bool predicted_fails(const CsvRow& row) {
+  const std::string& wrap = row.get("index_wrap");
+  return row.get("predicted") != "accept" || (!wrap.empty() && wrap != "safe");
+}
+
+std::optional<bool> observed_fails(const CsvRow& row) {
+  const std::string& observed = row.get("observed");
+  if (observed == "static" || starts_with(observed, "skipped:") || row.get("verdict") == "skipped")
+    return std::nullopt;
+  const std::string& verdict = row.get("verdict");
+  return observed != "accept" || starts_with(verdict, "fail:") || verdict == "expected-fail";
+}
+
+std::string predicted_rule_text(const CsvRow& row) {
+  const std::string& predicted = row.get("predicted");
+  if (starts_with(predicted, "refuse:")) {
+    const auto rule = parse_rule(predicted.substr(7));
+    const auto limits = limits_for_cc(row.get("cc"));
+    const char* geometry[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
+    bool has_geometry = true;
+    for (const char* column : geometry) has_geometry = has_geometry && !row.is_empty(column);
+    if (rule && limits && has_geometry) {
+      try {
+        // Re-judge the recorded launch with the same model: the same words as `gridfuzz plan`.
+        LaunchSpec launch;
+        launch.grid = {*row.get_uint("grid_x"), *row.get_uint("grid_y"), *row.get_uint("grid_z")};
+        launch.block = {*row.get_uint("block_x"), *row.get_uint("block_y"), *row.get_uint("block_z")};
+        launch.dynamic_smem_bytes = row.get_uint("smem").value_or(0);
+        launch.smem_optin = *rule == Rule::smem_optin;
+        launch.func.num_regs = static_cast<int>(row.get_int("regs").value_or(0));
+        const LaunchVerdict verdict = predict_launch(launch, *limits);
+        if (!verdict.accepted && verdict.rule == rule) return verdict.detail;
+      } catch (const std::invalid_argument&) {
+        // A malformed number: the text below is still true.
+      }
+    }
+    return predicted;
+  }
+  const std::string& wrap = row.get("index_wrap");
+  if (predicted == "accept" && starts_with(wrap, "wrap:")) {
+    std::string text = wrap;
+    if (!row.is_empty("max_index"))
+      text += " (max_index " + row.get("max_index") +
+              (row.is_empty("index_type") ? std::string() : ", " + row.get("index_type")) + ")";
+    return text;
+  }
+  return predicted;
+}
+
+std::string observed_text(const CsvRow& row) {
+  const std::string& observed = row.get("observed");
+  const std::string& oracle = row.get("oracle");
+  if (observed == "accept" && !oracle.empty() && oracle != "-" && oracle != "exact" && oracle != "within-tol")
+    return "accept, oracle " + oracle;
+  return observed;
+}
+
+std::string device_slug(std::string_view device) {
+  std::string slug;
+  for (char c : device) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u))
+      slug += static_cast<char>(std::tolower(u));
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug.empty() ? "unknown-device" : slug;
+}
+
+}  // namespace gridfuzz::reports

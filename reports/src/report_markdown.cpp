@@ -1,0 +1,198 @@
+#include "gridfuzz/reports/report_markdown.hpp"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "gridfuzz/reports/boundary_table.hpp"
+#include "gridfuzz/reports/case_outcome.hpp"
+#include "gridfuzz/reports/run_summary.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+std::string value_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
+
+std::string code(const std::string& text) {
+  if (text.empty()) return {};
+  std::string out(1, '`');
+  out += markdown_cell(text);
+  out += '`';
+  return out;
+}
+
+// The verdict columns of the summary; fail:<kind> are summed under "fail".
+constexpr const char* kVerdictColumns[] = {"pass", "expected-fail", "fail", "model-mismatch", "unexpected-pass",
+                                           "skipped", "static"};
+
+std::string verdict_column(const std::string& verdict) { return verdict.rfind("fail:", 0) == 0 ? "fail" : verdict; }
+
+void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
+  out << "## Verdicts\n\n| kernel | variant | device | cases |";
+  for (const char* v : kVerdictColumns) out << " " << v << " |";
+  out << "\n|---|---|---|---:|";
+  for (std::size_t i = 0; i < std::size(kVerdictColumns); ++i) out << "---:|";
+  out << "\n";
+  std::map<std::string, std::size_t> totals, kinds;
+  std::size_t all = 0;
+  for (const auto& [group, counts] : verdict_counts(rows)) {
+    const auto& [kernel, variant, device] = group;
+    std::map<std::string, std::size_t> columns;
+    std::size_t n = 0;
+    for (const auto& [verdict, count] : counts) {
+      columns[verdict_column(verdict)] += count;
+      if (verdict.rfind("fail:", 0) == 0) kinds[verdict] += count;
+      n += count;
+    }
+    out << "| " << markdown_cell(kernel) << " | " << markdown_cell(variant) << " | " << markdown_cell(device) << " | "
+        << n << " |";
+    for (const char* v : kVerdictColumns) {
+      out << " " << columns[v] << " |";
+      totals[v] += columns[v];
+    }
+    out << "\n";
+    all += n;
+  }
+  out << "| **all** | | | **" << all << "** |";
+  for (const char* v : kVerdictColumns) out << " **" << totals[v] << "** |";
+  out << "\n";
+  if (!kinds.empty()) {
+    out << "\nFailure kinds:";
+    for (const auto& [kind, count] : kinds) out << " `" << kind << "` " << count << ";";
+    out << "\n";
+  }
+}
+
+void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t max_listed) {
+  std::vector<const CsvRow*> failing;
+  for (const CsvRow& row : rows)
+    if (is_failing_verdict(row.get("verdict"))) failing.push_back(&row);
+  out << "\n## Failures\n\n";
+  if (failing.empty()) {
+    out << "None: no `fail:*`, `model-mismatch` or `unexpected-pass` row.\n";
+    return;
+  }
+  out << failing.size() << " failing case(s). Re-run one with `gridfuzz replay '<replay>'`.\n\n"
+      << "| verdict | kernel | variant | device | predicted | observed | oracle | replay |\n"
+      << "|---|---|---|---|---|---|---|---|\n";
+  std::size_t shown = 0;
+  for (const CsvRow* row : failing) {
+    if (shown++ == max_listed) {
+      out << "\n... and " << failing.size() - max_listed << " more (see junit.xml or the CSV).\n";
+      break;
+    }
+    out << "| " << code(row->get("verdict")) << " | " << markdown_cell(row->get("kernel")) << " | "
+        << markdown_cell(row->get("variant")) << " | " << markdown_cell(row->get("device")) << " | "
+        << markdown_cell(predicted_rule_text(*row)) << " | " << markdown_cell(row->get("observed")) << " | "
+        << markdown_cell(row->get("oracle")) << " | " << code(row->get("replay")) << " |\n";
+  }
+}
+
+void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
+  out << "\n## Boundaries\n\n"
+      << "Per axis, along cases that differ only in that axis (the other axes as in *along*): the last value "
+         "that passes and the first that fails, as the model predicted and as the device observed (`-` when "
+         "none; no observed columns for static rows). *rule* is the predicted rule at the first predicted "
+         "fail.\n";
+  const auto table = boundary_table(rows);
+  if (table.empty()) {
+    out << "\nNo axis varies with the others equal in these rows.\n";
+    return;
+  }
+  std::string current_group;
+  for (const BoundaryLine& b : table) {
+    const std::string group = b.kernel + " " + b.variant + " on " + b.device;
+    if (group != current_group) {
+      current_group = group;
+      out << "\n### " << markdown_cell(group) << "\n\n"
+          << "| axis | range (points) | predicted last pass | predicted first fail | rule | observed last pass "
+             "| observed first fail | observed at first fail | along |\n"
+          << "|---|---|---:|---:|---|---:|---:|---|---|\n";
+    }
+    std::string note;
+    if (b.predicted.passes_again_at) note += " (predicted passes again at " + std::to_string(*b.predicted.passes_again_at) + ")";
+    if (b.observed && b.observed->passes_again_at)
+      note += " (observed passes again at " + std::to_string(*b.observed->passes_again_at) + ")";
+    out << "| " << markdown_cell(b.axis) << " | " << b.min_value << ".." << b.max_value << " (" << b.points << ") | "
+        << value_text(b.predicted.last_pass) << " | **" << value_text(b.predicted.first_fail) << "** | "
+        << code(b.predicted.rule) << markdown_cell(note) << " | "
+        << (b.observed ? value_text(b.observed->last_pass) : "n/a") << " | "
+        << (b.observed ? "**" + value_text(b.observed->first_fail) + "**" : "n/a") << " | "
+        << (b.observed ? code(b.observed->rule) : "") << " | " << markdown_cell(b.along) << " |\n";
+  }
+}
+
+void slowest_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t count) {
+  const auto slowest = slowest_cases(rows, count);
+  out << "\n## Slowest cases\n\n";
+  if (slowest.empty()) {
+    out << "No timed rows (run the sweep with `--timing`).\n";
+    return;
+  }
+  out << "| # | kernel | variant | device | median ms | min ms | max ms | samples | GB/s | replay |\n"
+      << "|---:|---|---|---|---:|---:|---:|---:|---:|---|\n";
+  std::size_t rank = 0;
+  for (const CsvRow* row : slowest)
+    out << "| " << ++rank << " | " << markdown_cell(row->get("kernel")) << " | " << markdown_cell(row->get("variant"))
+        << " | " << markdown_cell(row->get("device")) << " | " << row->get("time_ms_median") << " | "
+        << row->get("time_ms_min") << " | " << row->get("time_ms_max") << " | " << row->get("samples") << " | "
+        << row->get("gbps") << " | " << code(row->get("replay")) << " |\n";
+}
+
+void plots_section(std::ostringstream& out, const std::vector<Plot>& plots) {
+  if (plots.empty()) return;
+  out << "\n## Plots\n";
+  for (const Plot& p : plots) {
+    out << "\n### " << markdown_cell(p.title) << "\n\n";
+    if (p.drawn)
+      out << "![" << markdown_cell(p.title) << "](" << p.png << ")\n\n[SVG](" << p.svg << ")\n";
+    else
+      out << "Not drawn (no gnuplot): script and data beside `" << p.png << "`.\n";
+  }
+}
+
+}  // namespace
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string render_markdown(const ReportInput& input) {
+  std::ostringstream out;
+  out << "# gridfuzz report\n\n";
+  std::set<std::string> runs, devices, commits;
+  for (const CsvRow& row : input.rows) {
+    runs.insert(row.get("run_id"));
+    devices.insert(row.get("device") + (row.is_empty("driver") ? "" : " (cc " + row.get("cc") + ", driver " + row.get("driver") + ")"));
+    if (!row.is_empty("commit")) commits.insert(row.get("commit"));
+  }
+  auto list = [](const auto& items) {
+    std::string s;
+    for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+    return s.empty() ? std::string("-") : s;
+  };
+  out << "- rows: " << input.rows.size() << " (merged by device and case_id)\n";
+  out << "- sources: " << markdown_cell(list(input.sources)) << "\n";
+  out << "- devices: " << markdown_cell(list(devices)) << "\n";
+  out << "- runs: " << markdown_cell(list(runs)) << "\n";
+  out << "- gridfuzz commits: " << markdown_cell(list(commits)) << "\n";
+  for (const auto& note : input.notes) out << "- note: " << markdown_cell(note) << "\n";
+  out << "\n";
+  summary_section(out, input.rows);
+  failures_section(out, input.rows, input.max_failures_listed);
+  boundary_section(out, input.rows);
+  slowest_section(out, input.rows, input.slowest);
+  plots_section(out, input.plots);
+  return out.str();
+}
+
+}  // namespace gridfuzz::reports

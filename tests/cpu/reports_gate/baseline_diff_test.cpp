@@ -1,0 +1,181 @@
+// The gate's rules on crafted runs: what fails it and what is only listed.
+#include <gtest/gtest.h>
+
+#include "crafted_rows.hpp"
+#include "gridfuzz/reports/baseline_diff.hpp"
+
+namespace gridfuzz::reports {
+namespace {
+
+using testing::make_row;
+using testing::moe_vec_legacy_row;
+using testing::set_timing;
+
+std::vector<CsvRow> legacy_boundary_run() {
+  std::vector<CsvRow> rows;
+  for (std::int64_t t = 8190; t <= 8194; ++t) rows.push_back(moe_vec_legacy_row(t));
+  return rows;
+}
+
+CsvRow fixed_row(std::int64_t tokens) {
+  return make_row("gguf.moe_vec", "fixed", {{"tokens", std::to_string(tokens)}, {"top_k", "8"}});
+}
+
+TEST(BaselineDiff, IdenticalRunsPass) {
+  const auto run = legacy_boundary_run();
+  const BaselineDiff diff = diff_runs(run, run);
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_EQ(diff.matched_cases, run.size());
+  EXPECT_NE(render_diff(diff).find("gate: passed"), std::string::npos);
+}
+
+TEST(BaselineDiff, MovedBoundaryFails) {
+  const auto baseline = legacy_boundary_run();
+  // The device now refuses from 8193 tokens: 8192 passes (the model still says refuse).
+  auto current = legacy_boundary_run();
+  current[2].set("observed", "accept");
+  current[2].set("oracle", "exact");
+  current[2].set("verdict", "model-mismatch");
+  const BaselineDiff diff = diff_runs(baseline, current);
+  EXPECT_TRUE(diff.gate_failed());
+  ASSERT_EQ(diff.moved_boundaries.size(), 1u) << render_diff(diff);
+  EXPECT_EQ(diff.moved_boundaries[0].after.axis, "tokens");
+  EXPECT_NE(diff.moved_boundaries[0].what.find("observed first fail 8192 -> 8193"), std::string::npos)
+      << diff.moved_boundaries[0].what;
+  EXPECT_EQ(diff.new_model_mismatches.size(), 1u);
+  const std::string text = render_diff(diff);
+  EXPECT_NE(text.find("Moved boundaries (1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("gate: FAILED"), std::string::npos) << text;
+}
+
+TEST(BaselineDiff, PredictedBoundaryMoveFails) {
+  const auto baseline = legacy_boundary_run();
+  auto current = legacy_boundary_run();
+  for (auto& row : current) {
+    // A model change: the prediction now says accept at 8192 (and the device still refuses).
+    if (row.get("tokens") == "8192") row.set("predicted", "accept");
+  }
+  const BaselineDiff diff = diff_runs(baseline, current);
+  ASSERT_EQ(diff.moved_boundaries.size(), 1u) << render_diff(diff);
+  EXPECT_NE(diff.moved_boundaries[0].what.find("predicted first fail 8192 -> 8193"), std::string::npos);
+}
+
+TEST(BaselineDiff, NewFailureFailsAndNamesTheReplay) {
+  std::vector<CsvRow> baseline{fixed_row(64), fixed_row(8192)};
+  std::vector<CsvRow> current = baseline;
+  current[1].set("oracle", "mismatch:12");
+  current[1].set("verdict", "fail:mismatch");
+  const BaselineDiff diff = diff_runs(baseline, current);
+  EXPECT_TRUE(diff.gate_failed());
+  ASSERT_EQ(diff.new_failures.size(), 1u);
+  EXPECT_EQ(diff.new_failures[0].before, "pass");
+  EXPECT_EQ(diff.new_failures[0].after, "fail:mismatch");
+  const std::string text = render_diff(diff);
+  EXPECT_NE(text.find("New failures (1)"), std::string::npos) << text;
+  EXPECT_NE(text.find(current[1].get("replay")), std::string::npos) << text;
+  EXPECT_NE(text.find("oracle mismatch:12"), std::string::npos) << text;
+}
+
+TEST(BaselineDiff, FailureOfACaseAbsentFromTheBaselineIsNew) {
+  std::vector<CsvRow> baseline{fixed_row(64)};
+  CsvRow added = fixed_row(100000);
+  added.set("observed", "fault:CUDA_ERROR_ILLEGAL_ADDRESS");
+  added.set("verdict", "fail:fault");
+  const BaselineDiff diff = diff_runs(baseline, {fixed_row(64), added});
+  ASSERT_EQ(diff.new_failures.size(), 1u);
+  EXPECT_EQ(diff.new_failures[0].before, "absent");
+  EXPECT_EQ(diff.added_cases.size(), 1u);
+  EXPECT_TRUE(diff.gate_failed());
+}
+
+TEST(BaselineDiff, AFailureAlreadyInTheBaselineIsListedNotFailed) {
+  CsvRow failing = fixed_row(8192);
+  failing.set("verdict", "fail:mismatch");
+  failing.set("oracle", "mismatch:3");
+  const BaselineDiff diff = diff_runs({failing}, {failing});
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_EQ(diff.still_failing.size(), 1u);
+  // The same case failing in another way is new.
+  CsvRow other = failing;
+  other.set("verdict", "fail:unwritten");
+  EXPECT_TRUE(diff_runs({failing}, {other}).gate_failed());
+}
+
+TEST(BaselineDiff, UnexpectedPassFails) {
+  CsvRow before = moe_vec_legacy_row(8192);
+  CsvRow after = before;
+  after.set("observed", "accept");
+  after.set("verdict", "unexpected-pass");
+  const BaselineDiff diff = diff_runs({before}, {after});
+  EXPECT_TRUE(diff.gate_failed());
+  ASSERT_EQ(diff.new_unexpected_passes.size(), 1u);
+  EXPECT_EQ(diff.new_unexpected_passes[0].before, "expected-fail");
+  EXPECT_NE(render_diff(diff).find("New unexpected passes (1)"), std::string::npos);
+}
+
+TEST(BaselineDiff, NoisyButEqualTimingsPass) {
+  CsvRow before = fixed_row(64), after = fixed_row(64);
+  set_timing(before, 1.00, 0.80, 1.30);
+  set_timing(after, 1.04, 0.82, 1.45);
+  const BaselineDiff diff = diff_runs({before}, {after});
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_EQ(diff.timing_same, 1u);
+  EXPECT_TRUE(diff.slower.empty());
+}
+
+TEST(BaselineDiff, RealTwentyPercentSlowDownFails) {
+  CsvRow before = fixed_row(64), after = fixed_row(64);
+  set_timing(before, 1.00, 0.98, 1.03);
+  set_timing(after, 1.20, 1.17, 1.24);
+  const BaselineDiff diff = diff_runs({before}, {after});
+  EXPECT_TRUE(diff.gate_failed());
+  ASSERT_EQ(diff.slower.size(), 1u);
+  EXPECT_EQ(diff.slower[0].comparison.change, TimingChange::slower);
+  const std::string text = render_diff(diff);
+  EXPECT_NE(text.find("SLOWER"), std::string::npos) << text;
+  EXPECT_NE(text.find("+20.0%"), std::string::npos) << text;
+  // With a 25% threshold the same change is within it.
+  DiffOptions loose;
+  loose.timing.threshold = 0.25;
+  EXPECT_FALSE(diff_runs({before}, {after}, loose).gate_failed());
+}
+
+TEST(BaselineDiff, SpeedUpAndUnsureAreListedNotFailed) {
+  CsvRow b1 = fixed_row(64), a1 = fixed_row(64), b2 = fixed_row(128), a2 = fixed_row(128);
+  set_timing(b1, 1.00, 0.98, 1.03);
+  set_timing(a1, 0.70, 0.69, 0.72);
+  set_timing(b2, 1.00, 0.70, 1.60);
+  set_timing(a2, 1.30, 0.90, 1.80);
+  const BaselineDiff diff = diff_runs({b1, b2}, {a1, a2});
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_EQ(diff.faster.size(), 1u);
+  EXPECT_EQ(diff.unsure.size(), 1u);
+}
+
+TEST(BaselineDiff, AddedAndRemovedKernelsAndCasesAreListedNotFailed) {
+  CsvRow gone = make_row("gguf.quantize_q8_1", "legacy", {{"rows", "64"}});
+  CsvRow added = make_row("affine.qmm", "fixed", {{"tokens", "16"}, {"vocab", "32000"}});
+  const BaselineDiff diff = diff_runs({fixed_row(64), gone}, {fixed_row(64), added});
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  ASSERT_EQ(diff.added_kernels.size(), 1u);
+  EXPECT_EQ(diff.added_kernels[0], "affine.qmm fixed");
+  ASSERT_EQ(diff.removed_kernels.size(), 1u);
+  EXPECT_EQ(diff.removed_kernels[0], "gguf.quantize_q8_1 legacy");
+  EXPECT_EQ(diff.added_cases.size(), 1u);
+  EXPECT_EQ(diff.removed_cases.size(), 1u);
+}
+
+TEST(BaselineDiff, RowsMatchByDeviceAndCaseId) {
+  CsvRow h200 = fixed_row(64);
+  CsvRow a100 = h200;
+  a100.set("device", "NVIDIA A100");
+  a100.set("verdict", "fail:mismatch");
+  // The failing A100 row is not the H200 case: it is a new case that fails.
+  const BaselineDiff diff = diff_runs({h200}, {h200, a100});
+  EXPECT_EQ(diff.matched_cases, 1u);
+  ASSERT_EQ(diff.new_failures.size(), 1u);
+  EXPECT_EQ(diff.new_failures[0].device, "NVIDIA A100");
+}
+
+}  // namespace
+}  // namespace gridfuzz::reports
