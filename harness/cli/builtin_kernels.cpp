@@ -2,14 +2,12 @@
 
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/gguf/register.hpp"
-#include "selftest_kernels.hpp"
 
 namespace gridfuzz::cli {
 
 void register_builtin_kernels(Registry& registry) {
   gguf::register_kernels(registry);
   affine::register_kernels(registry);
-  selftest::register_kernels(registry);
 }
 
 }  // namespace gridfuzz::cli

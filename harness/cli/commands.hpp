@@ -26,5 +26,7 @@ Runner add_replay_command(CLI::App& app, const GlobalOptions& global);
 Runner add_worker_command(CLI::App& app, const GlobalOptions& global);
 Runner add_sweep_command(CLI::App& app, const GlobalOptions& global);
 Runner add_bisect_command(CLI::App& app, const GlobalOptions& global);
+Runner add_report_command(CLI::App& app, const GlobalOptions& global);
+Runner add_diff_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace gridfuzz::cli

@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
 #include "parse.hpp"
+#include "plugin_loader.hpp"
+#include "session.hpp"
 
 int main(int argc, char** argv) {
   using namespace gridfuzz::cli;
@@ -20,6 +22,10 @@ int main(int argc, char** argv) {
   auto* preset_opt = app.add_option("--device-preset", preset,
                                     "judge against a named device (sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120) "
                                     "instead of a GPU: static analysis");
+  std::vector<std::string> plugins;
+  app.add_option("--plugin", plugins, "load kernels from a shared library built with gridfuzz_add_plugin (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*adder)(CLI::App&, const GlobalOptions&)) {
@@ -38,6 +44,8 @@ int main(int argc, char** argv) {
   add(add_worker_command);
   add(add_sweep_command);
   add(add_bisect_command);
+  add(add_report_command);
+  add(add_diff_command);
 
   try {
     app.parse(argc, argv);
@@ -53,6 +61,13 @@ int main(int argc, char** argv) {
   }
   if (*dev_opt) global.device.device = device_ordinal;
   if (*preset_opt) global.device.preset = preset;
+  // Plugins register into the same registry as the built-in kernels, before any command runs.
+  try {
+    for (const auto& path : plugins) gridfuzz::plugin::load_plugin(path, builtin_registry());
+  } catch (const std::exception& e) {
+    std::cerr << "gridfuzz: " << e.what() << "\n";
+    return kUsage;
+  }
 
   try {
     for (auto& [sub, run] : runners)

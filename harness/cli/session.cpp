@@ -10,6 +10,7 @@
 #include "gridfuzz/verdict.hpp"
 #include "builtin_kernels.hpp"
 #include "parse.hpp"
+#include "plugin_loader.hpp"
 
 #ifndef GRIDFUZZ_DEFAULT_LEDGER
 #define GRIDFUZZ_DEFAULT_LEDGER "properties/known-failures.txt"
@@ -31,7 +32,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
 }
 
 std::vector<std::string> worker_argv(const GlobalOptions& g, const EngineOptions& o) {
-  std::vector<std::string> a{std::filesystem::read_symlink("/proc/self/exe").string(), "worker"};
+  std::vector<std::string> a{std::filesystem::read_symlink("/proc/self/exe").string()};
+  for (const auto& plugin : plugin::loaded_plugins()) a.insert(a.end(), {"--plugin", plugin});  // same kernels
+  a.push_back("worker");
   if (g.device.device) a.insert(a.end(), {"--device", std::to_string(*g.device.device)});
   if (o.timing) a.push_back("--timing");
   a.insert(a.end(), {"--samples", std::to_string(o.samples), "--reference-samples", std::to_string(o.reference_samples),

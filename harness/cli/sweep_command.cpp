@@ -31,8 +31,20 @@ struct SweepArgs {
   std::uint64_t seed = 1;
   double time_budget_s = 0;
   bool resume = false;
+  std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
   EngineOptions engine;
 };
+
+// --shard I/N -> {I-1, N}. Targets (kernel x variant, in plan order) are dealt round-robin, so
+// shards of the same build and options never overlap and together cover the whole sweep.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw UsageError("--shard '" + text + "' is not I/N (e.g. 2/4)");
+  const std::uint64_t i = parse_u64(text.substr(0, slash), "--shard");
+  const std::uint64_t n = parse_u64(text.substr(slash + 1), "--shard");
+  if (n == 0 || i == 0 || i > n) throw UsageError("--shard '" + text + "': need 1 <= I <= N");
+  return {i - 1, n};
+}
 
 // Moves an existing report aside (never overwrites what a run wrote).
 void set_aside(const std::string& path) {
@@ -54,9 +66,11 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)");
   cmd->add_option("--time-budget", a->time_budget_s, "stop starting new cases after this many seconds (default: none)");
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
+  cmd->add_option("--shard", a->shard, "run only shard I of N (I/N, 1-based): kernel x variant targets dealt round-robin");
   add_engine_options(*cmd, a->engine);
   cmd->get_option("--csv")->default_val("gridfuzz-report.csv");
   return [a, &global]() -> int {
+    const auto shard = a->shard.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parse_shard(a->shard);
     Session session(global, a->engine);
     std::vector<const Kernel*> kernels;
     if (a->kernels.empty())
@@ -88,6 +102,13 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     bool budget_hit = false;
 
     std::vector<SweepTarget> targets = plan_sweep(kernels, session.limits().limits);
+    if (shard.second > 1) {
+      std::vector<SweepTarget> mine;
+      for (std::size_t i = shard.first; i < targets.size(); i += shard.second) mine.push_back(std::move(targets[i]));
+      std::cout << "shard " << shard.first + 1 << "/" << shard.second << ": " << mine.size() << " of " << targets.size()
+                << " kernel x variant target(s)\n";
+      targets = std::move(mine);
+    }
     std::size_t planned = 0;
     for (const auto& t : targets) planned += t.boundary_cases.size() + a->cases;
     Progress progress(planned);

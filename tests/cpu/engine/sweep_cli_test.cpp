@@ -51,7 +51,9 @@ std::size_t count_lines(const fs::path& p) {
 }
 
 std::vector<std::string> sweep_args(const std::string& csv, int cases, bool resume) {
-  std::vector<std::string> a{GRIDFUZZ_BINARY, "sweep", "selftest.flat_yz", "--static", "--device-preset", "sm_90",
+  // selftest.flat_yz lives in the self-test plugin.
+  std::vector<std::string> a{GRIDFUZZ_BINARY, "--plugin", GRIDFUZZ_SELFTEST_PLUGIN, "sweep", "selftest.flat_yz",
+                             "--static", "--device-preset", "sm_90",
                              "--cases", std::to_string(cases), "--seed", "11", "--csv", csv};
   if (resume) a.push_back("--resume");
   return a;

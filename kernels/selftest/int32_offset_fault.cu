@@ -1,0 +1,119 @@
+// selftest.int32_offset_fault: `int off = row * cols + col` on a store (BUG-CLASSES.md B.4, the
+// faulting form: nll_loss2d #190139, Gather #28108, LoRA punica). Past 2^31 the offset goes
+// negative and the kernel writes up to 2 GiB below its output, where nothing of the case is
+// mapped: an illegal address, sticky for the context (gridfuzz's worker process absorbs it). The
+// output is the only buffer of the case, so the wrap cannot land in one of ours. Fixed: 64 bits.
+#include <algorithm>
+
+#include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/device/function.hpp"
+#include "selftest_kernels.hpp"
+#include "support.hpp"
+
+namespace gridfuzz::selftest {
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+// y[row * cols + col] = byte_at(global element index); row = row_base + blockIdx.x.
+template <bool Int32Offset>
+__global__ void store_rows(std::uint8_t* y, unsigned cols, std::uint64_t row_base) {
+  const unsigned row = blockIdx.x;
+  for (unsigned c = threadIdx.x; c < cols; c += blockDim.x) {
+    const std::uint8_t v = byte_at((row_base + row) * cols + c, 0);
+    if constexpr (Int32Offset)
+      y[static_cast<int>(row * cols + c)] = v;  // int offset; wraps (made defined through unsigned)
+    else
+      y[static_cast<std::uint64_t>(row) * cols + c] = v;
+  }
+}
+
+class Int32OffsetFault final : public Kernel {
+ public:
+  std::string name() const override { return "selftest.int32_offset_fault"; }
+  std::string description() const override {
+    return "int32 store offset wraps at 2^31 and writes 2 GiB below the output: illegal address (B.4)";
+  }
+  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"rows", "rows, one block each", "64", {}, 1, 1 << 22}, {"cols", "bytes per row", "4096", {}, 1, 65536}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "store_rows";
+    l.grid = {rows, 1, 1};
+    l.block = {kThreads, 1, 1};
+    plan.launches.push_back(l);
+    plan.indices.push_back(
+        {"y_offset", u128{rows} * cols - 1, variant == "legacy" ? IndexType::int32 : IndexType::uint64, "elements"});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers(const Params& p) const override {
+    return {{"y", BufferRole::output, ElementType::u8, p.get_u64("rows") * p.get_u64("cols")}};
+  }
+  std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("rows") * p.get_u64("cols"); }
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
+    const std::uint64_t rows = p.get_u64("rows"), per_piece = std::max<std::uint64_t>(1, (1ull << 31) / p.get_u64("cols"));
+    std::vector<SplitPiece> pieces;
+    for (std::uint64_t r = 0; r < rows; r += per_piece) pieces.push_back({"rows", r, std::min(rows, r + per_piece)});
+    return pieces;
+  }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+    return {true, 0, 0, "a pure function of the element index: bit-exact"};
+  }
+  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override {}
+  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override {
+    std::uint8_t* y = bufs.as<std::uint8_t>(0);
+    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
+    std::uint64_t row_base = 0;
+    void* args[] = {&y, &cols, &row_base};
+    const LaunchSpec l = plan(p, variant, limits).launches.front();
+    if (variant == "legacy")
+      launcher.launch(function<true>(), l, args, stream);
+    else
+      launcher.launch_checked(function<false>(), l, args, stream);
+  }
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override {
+    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
+    for (const SplitPiece& piece : split(p, limits)) {
+      std::uint8_t* y = bufs.as<std::uint8_t>(0) + piece.begin * cols;
+      std::uint64_t row_base = piece.begin;
+      void* args[] = {&y, &cols, &row_base};
+      LaunchSpec l;
+      l.grid = {piece.end - piece.begin, 1, 1};
+      l.block = {kThreads, 1, 1};
+      launcher.launch_checked(function<true>(), l, args, stream);  // the same kernel, offsets in range
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet&, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
+    SampleSequence pick{seed | 1};
+    std::vector<ReferenceSample> out;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t e = k % 2 ? n - 1 - pick.next(std::min<std::uint64_t>(n, 1 << 20)) : pick.next(n);
+      out.push_back({0, e, static_cast<double>(byte_at(e, 0)), 0, 0});
+    }
+    return out;
+  }
+
+ private:
+  template <bool Int32Offset>
+  static const device::Function& function() {
+    static const device::Function fn = device::Function::from_symbol(
+        reinterpret_cast<const void*>(&store_rows<Int32Offset>), Int32Offset ? "store_rows_int32" : "store_rows_u64");
+    return fn;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Kernel> make_int32_offset_fault() { return std::make_shared<Int32OffsetFault>(); }
+
+}  // namespace gridfuzz::selftest

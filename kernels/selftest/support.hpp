@@ -1,0 +1,49 @@
+#pragma once
+// Shared by the self-test kernels: input values from a seed (never zero, never a poison pattern),
+// the same values on host and device, and the fills that write them.
+#include <cuda.h>
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GRIDFUZZ_SELFTEST_HD __host__ __device__
+#else
+#define GRIDFUZZ_SELFTEST_HD
+#endif
+
+namespace gridfuzz::selftest {
+
+GRIDFUZZ_SELFTEST_HD inline std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+// 1..200: never 0 and never the u8 poison 0xDB, so a surviving poison byte is always unwritten.
+GRIDFUZZ_SELFTEST_HD inline std::uint8_t byte_at(std::uint64_t i, std::uint64_t seed) {
+  return static_cast<std::uint8_t>(1 + mix64(i ^ (seed << 40)) % 200);
+}
+// [0.5, 1.5): never zero; 2x+1 is then exact in float.
+GRIDFUZZ_SELFTEST_HD inline float float_at(std::uint64_t i, std::uint64_t seed) {
+  return 0.5f + static_cast<float>(mix64(i ^ (seed << 40)) >> 40) / static_cast<float>(1ull << 24);
+}
+// High bit clear: never the u32 poison 0xDEADBEEF.
+GRIDFUZZ_SELFTEST_HD inline std::uint32_t word_at(std::uint64_t i, std::uint64_t seed) {
+  return static_cast<std::uint32_t>(mix64(i ^ (seed << 40))) & 0x7FFFFFFFu;
+}
+
+// Fill n elements at `data` with byte_at / float_at / word_at(i, seed), through the checked launcher.
+void fill_bytes(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
+void fill_floats(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
+void fill_words(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
+
+// A deterministic sequence of sample positions for CPU references.
+struct SampleSequence {
+  std::uint64_t state;
+  std::uint64_t next(std::uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return bound ? (state >> 11) % bound : 0;
+  }
+};
+
+}  // namespace gridfuzz::selftest
