@@ -2,6 +2,9 @@
 // processes: the case's variant says what to do.
 //   reply: answer with a row   crash: SIGSEGV   abort: abort()   hang: never answer
 //   reply-then-exit: answer, then exit (like a worker after a sticky fault)
+//   slow: answer after 1 s      crash-once: crash unless the file named by the case's params
+//   (marker=PATH) exists, which it creates first (a worker killed from outside, once)
+// argv[1], when given, is the device the worker serves; it comes back in the `device` column.
 #include <unistd.h>
 
 #include <csignal>
@@ -11,11 +14,22 @@
 #include "gridfuzz/case.hpp"
 #include "gridfuzz/worker_protocol.hpp"
 
-int main() {
+#include <fstream>
+#include <thread>
+
+int main(int argc, char** argv) {
   while (auto request = gridfuzz::read_case_request(stdin)) {
     const gridfuzz::Case c = gridfuzz::Case::parse_replay(*request);
     if (c.variant == "crash") std::raise(SIGSEGV);
     if (c.variant == "abort") std::abort();
+    if (c.variant == "crash-once") {
+      const std::string marker = c.params.get("marker");
+      if (!std::ifstream(marker)) {
+        std::ofstream(marker) << "crashed once\n";
+        std::raise(SIGKILL);
+      }
+    }
+    if (c.variant == "slow") std::this_thread::sleep_for(std::chrono::seconds(1));
     if (c.variant == "hang")
       for (;;) pause();
     gridfuzz::reports::CsvRow row;
@@ -23,6 +37,7 @@ int main() {
     row.set("verdict", "pass");
     row.set("oracle", "multi\nline, \"quoted\"");
     row.set("run_id", std::to_string(getpid()));
+    if (argc > 1) row.set("device", argv[1]);
     gridfuzz::write_row_reply(stdout, row, c.variant == "reply-then-exit");
     if (c.variant == "reply-then-exit") return 0;
   }

@@ -1,0 +1,77 @@
+// One queue, several device workers (simulated by fake worker processes): every case runs once,
+// on some device; a slow case on one device does not hold back the others; a worker killed once
+// is restarted and its case is not lost.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "gridfuzz/worker_pool.hpp"
+
+using gridfuzz::WorkerPool;
+using gridfuzz::WorkerReply;
+
+namespace {
+WorkerPool make_pool(std::vector<int> devices) {
+  return WorkerPool(devices, [](int d) { return std::vector<std::string>{FAKE_WORKER, std::to_string(d)}; }, 20);
+}
+std::string replay(const std::string& variant, int n) { return "fake/" + variant + "/1/n=" + std::to_string(n); }
+}  // namespace
+
+TEST(WorkerPool, EveryCaseRunsExactlyOnceAcrossDevices) {
+  auto pool = make_pool({0, 1, 3});
+  std::vector<std::string> cases;
+  for (int i = 0; i < 30; ++i) cases.push_back(replay("reply", i));
+  std::multiset<std::string> seen;
+  std::set<int> devices;
+  pool.run(cases, [&](const WorkerPool::Result& r) {
+    ASSERT_EQ(r.reply.status, WorkerReply::Status::row);
+    EXPECT_EQ(r.reply.row.get("replay"), cases[r.index]);
+    EXPECT_EQ(r.reply.row.get("device"), std::to_string(r.device));  // it ran where it says
+    seen.insert(r.reply.row.get("replay"));
+    devices.insert(r.device);
+  });
+  EXPECT_EQ(seen, std::multiset<std::string>(cases.begin(), cases.end()));
+  EXPECT_GE(devices.size(), 2u);
+}
+
+TEST(WorkerPool, ASlowCaseDoesNotStallTheOtherDevice) {
+  auto pool = make_pool({0, 1});
+  // One 1-second case first, then 20 quick ones: the other device finishes them meanwhile.
+  std::vector<std::string> cases{replay("slow", 0)};
+  for (int i = 1; i <= 20; ++i) cases.push_back(replay("reply", i));
+  std::vector<std::size_t> order;
+  const auto t0 = std::chrono::steady_clock::now();
+  pool.run(cases, [&](const WorkerPool::Result& r) { order.push_back(r.index); });
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(order.size(), cases.size());
+  EXPECT_EQ(order.back(), 0u) << "the slow case should finish last";
+  EXPECT_LT(secs, 3.0);
+}
+
+TEST(WorkerPool, AWorkerKilledOnceIsRestartedAndItsCaseRuns) {
+  const auto marker = std::filesystem::temp_directory_path() / ("gridfuzz-crash-once-" + std::to_string(getpid()));
+  std::filesystem::remove(marker);
+  auto pool = make_pool({0});
+  std::vector<WorkerPool::Result> results;
+  pool.run({"fake/crash-once/1/marker=" + marker.string(), replay("reply", 1)},
+           [&](const WorkerPool::Result& r) { results.push_back(r); });
+  std::filesystem::remove(marker);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].reply.status, WorkerReply::Status::row);
+  EXPECT_EQ(results[0].attempts, 2);
+  EXPECT_EQ(pool.restarts(), 1);
+}
+
+TEST(WorkerPool, DeviceListParsing) {
+  EXPECT_EQ(gridfuzz::parse_device_list("all", 3), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(gridfuzz::parse_device_list("2,0", 3), (std::vector<int>{2, 0}));
+  EXPECT_THROW(gridfuzz::parse_device_list("all", 0), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("3", 3), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("0,0", 3), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("0,,1", 3), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("-1", 3), std::invalid_argument);
+}
