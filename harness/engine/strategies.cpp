@@ -1,5 +1,7 @@
 #include "gridfuzz/strategies.hpp"
 
+#include <cmath>
+
 #include "gridfuzz/predictor.hpp"
 
 namespace gridfuzz {
@@ -58,9 +60,21 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
   std::vector<ModelBoundary> out;
   for (const AxisSpec& axis : k.axes()) {
     if (axis.is_choice()) continue;
+    const std::int64_t step = axis.step < 1 ? 1 : axis.step;
     const auto at_max = predict_at(k, variant, base, axis, axis.max, limits);
-    const auto at_min = predict_at(k, variant, base, axis, axis.min, limits);
-    if (!at_max || !at_min) continue;
+    if (!at_max || !predict_at(k, variant, base, axis, axis.min, limits)) continue;
+    // Sample points: min, min + 2^(j/4) steps for growing j, max (all on the axis grid).
+    std::vector<std::int64_t> points{axis.min};
+    const std::int64_t span_steps = (axis.max - axis.min) / step;
+    for (int j = 0; j < 4 * 63; ++j) {
+      const double offset = std::pow(2.0, j / 4.0);
+      if (offset >= static_cast<double>(span_steps)) break;
+      const std::int64_t v = axis.min + static_cast<std::int64_t>(offset) * step;
+      if (v != points.back()) points.push_back(v);
+    }
+    const std::int64_t last = axis.min + span_steps * step;
+    if (last != points.back()) points.push_back(last);
+
     std::vector<std::string> signals{"launch"};
     for (const auto& iv : at_max->indices) signals.push_back(iv.name);
     for (const std::string& signal : signals) {
@@ -69,10 +83,23 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
         if (!p) return false;
         return signal == "launch" ? !p->accepted() : index_bad(*p, signal);
       };
-      const BisectResult b = bisect_first_bad(axis.min, axis.max, axis.step, bad);
-      if (!b.first_bad) continue;
-      const auto p = predict_at(k, variant, base, axis, *b.first_bad, limits);
-      out.push_back({axis.name, signal, *b.first_bad, signal == "launch" ? p->outcome : "wrap:" + signal});
+      bool prev = bad(points.front());
+      if (prev) {  // bad from the very first value: that is a boundary too (the axis minimum)
+        const auto p = predict_at(k, variant, base, axis, points.front(), limits);
+        out.push_back({axis.name, signal, points.front(), signal == "launch" ? p->outcome : "wrap:" + signal, true});
+      }
+      for (std::size_t i = 1; i < points.size(); ++i) {
+        const bool now = bad(points[i]);
+        if (now == prev) continue;
+        // The change lies in (points[i-1], points[i]]: bisect for the first value on the new side.
+        const BisectResult b =
+            bisect_first_bad(points[i - 1], points[i], step, [&](std::int64_t v) { return bad(v) == now; });
+        const std::int64_t at = *b.first_bad;
+        const std::int64_t bad_side = now ? at : at - step;
+        const auto p = predict_at(k, variant, base, axis, bad_side, limits);
+        out.push_back({axis.name, signal, at, signal == "launch" ? p->outcome : "wrap:" + signal, now});
+        prev = now;
+      }
     }
   }
   return out;

@@ -26,13 +26,17 @@ BisectResult bisect_first_bad(std::int64_t lo, std::int64_t hi, std::int64_t ste
 struct ModelBoundary {
   std::string axis;
   std::string signal;        // "launch" or the index's name
-  std::int64_t first_bad = 0;
-  std::string rule;          // "refuse:grid.z", "host-error:div-by-zero", "wrap:dst"
+  std::int64_t first_bad = 0;  // the first value past the change (bad, or good again when !becomes_bad)
+  std::string rule;          // at the bad side: "refuse:grid.z", "host-error:div-by-zero", "wrap:dst"
+  bool becomes_bad = true;   // false: the prediction turns good again here (e.g. an int32 product
+                             // that wrapped back to a legal value)
 };
 
-// For each integer axis (the others at `base`), every place where the prediction turns bad:
-// the launch is refused (or the host code fails), or an index wraps. Values the kernel's check()
-// rejects are replaced by the next valid one on the axis.
+// For each integer axis (the others at `base`), every place where the prediction changes between
+// good and bad: the launch is refused (or the host code fails), or an index wraps. The predicate
+// need not be monotone (an int32 l = out.size()/(m*n) is 0, then a wrapped legal value, ...): the
+// axis is sampled at four points per octave and every change between neighbours is bisected to
+// its exact value. Values the kernel's check() rejects are replaced by the next valid one.
 std::vector<ModelBoundary> model_boundaries(const Kernel& kernel, const std::string& variant, const Params& base,
                                             const DeviceLimits& limits);
 
