@@ -15,6 +15,7 @@ namespace {
 struct DiffArgs {
   std::string baseline, current;
   std::string threshold = "10%";
+  double min_delta_ms = 0.02;
   std::size_t max_listed = 50;
 };
 
@@ -48,10 +49,14 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("current", a->current, "the CSV of this run")->required();
   cmd->add_option("--threshold", a->threshold,
                   "relative change of a median time that can count as slower or faster (default 10%)");
+  cmd->add_option("--min-delta-ms", a->min_delta_ms,
+                  "timing changes smaller than this many ms are SAME (default 0.02: launch jitter)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)");
   return [a]() -> int {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
+    options.timing.min_delta_ms = a->min_delta_ms;
     reports::RowSet baseline, current;
     try {
       baseline = reports::load_row_set({a->baseline});

@@ -46,6 +46,12 @@ TimingComparison compare_timing(const TimingSamples& baseline, const TimingSampl
     c.reason = "median " + percent(c.relative) + ", within the threshold";
     return c;
   }
+  if (std::fabs(current.median_ms - baseline.median_ms) < options.min_delta_ms) {
+    c.change = TimingChange::same;
+    c.reason = "median " + percent(c.relative) + " but under the absolute floor of " +
+               std::to_string(options.min_delta_ms) + " ms";
+    return c;
+  }
   if (baseline.samples < options.min_samples || current.samples < options.min_samples) {
     c.change = TimingChange::unsure;
     c.reason = "median " + percent(c.relative) + " but only " + std::to_string(std::min(baseline.samples, current.samples)) +

@@ -30,6 +30,20 @@ TEST(TimingCompare, TwentyPercentSlowerWithDisjointRangesIsSlower) {
   EXPECT_NEAR(c.relative, 0.20, 1e-9);
 }
 
+TEST(TimingCompare, MicrosecondJitterUnderTheAbsoluteFloorIsSame) {
+  // Seen on the H200 between two machines: a 16.6 us case at 20.3 us, ranges disjoint.
+  const auto jitter = compare_timing(t(0.01662, 0.01546, 0.01843), t(0.02034, 0.01946, 0.0256));
+  EXPECT_EQ(jitter.change, TimingChange::same) << jitter.reason;
+  // The same ratio on a case long enough to time is a real slow-down.
+  const auto real = compare_timing(t(1.662, 1.546, 1.843), t(2.034, 1.946, 2.56));
+  EXPECT_EQ(real.change, TimingChange::slower) << real.reason;
+  // And the floor is an option.
+  TimingOptions strict;
+  strict.min_delta_ms = 0;
+  EXPECT_EQ(compare_timing(t(0.01662, 0.01546, 0.01843), t(0.02034, 0.01946, 0.0256), strict).change,
+            TimingChange::slower);
+}
+
 TEST(TimingCompare, TwentyPercentFasterIsFaster) {
   const auto c = compare_timing(t(1.00, 0.98, 1.03), t(0.80, 0.78, 0.82));
   EXPECT_EQ(c.change, TimingChange::faster) << c.reason;

@@ -28,6 +28,10 @@ std::optional<TimingSamples> timing_of(const CsvRow& row);
 struct TimingOptions {
   double threshold = 0.10;          // relative change of the median that matters
   std::int64_t min_samples = 3;     // below this, a change beyond the threshold is UNSURE
+  // Changes of the median smaller than this (ms) are SAME whatever their ratio: a 15 us call that
+  // takes 3 us longer on another machine is launch-latency jitter, not a regression (seen on the
+  // H200 between two machines: +2..6 us on 7..25 us cases).
+  double min_delta_ms = 0.02;
 };
 
 struct TimingComparison {
