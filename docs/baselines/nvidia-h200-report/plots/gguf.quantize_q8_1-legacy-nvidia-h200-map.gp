@@ -1,0 +1,17 @@
+set title 'gguf.quantize_q8_1 legacy on NVIDIA H200: verdict by rows x cols'
+set xlabel 'rows'
+set ylabel 'cols'
+set key below
+set grid
+set samples 1000
+set logscale x
+set xrange [2.5:1.22016e+06]
+set yrange [2813:2819]
+set terminal pngcairo size 1000,700 noenhanced
+set output 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-legacy-nvidia-h200-map.png'
+plot 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-legacy-nvidia-h200-map.dat' index 0 using 1:2 with points pt 5 ps 1.0 lc rgb '#2ca02c' title 'pass', \
+     'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-legacy-nvidia-h200-map.dat' index 1 using 1:2 with points pt 5 ps 1.0 lc rgb '#ff7f0e' title 'expected-fail'
+set terminal svg size 1000,700 noenhanced
+set output 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-legacy-nvidia-h200-map.svg'
+replot
+set output

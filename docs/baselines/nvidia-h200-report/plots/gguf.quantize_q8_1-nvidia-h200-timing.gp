@@ -1,0 +1,16 @@
+set title 'gguf.quantize_q8_1 on NVIDIA H200: median time by rows'
+set xlabel 'rows'
+set ylabel 'time per call, ms (median, bars min..max)'
+set key outside right top
+set grid
+set logscale x
+set xrange [2.5:104854]
+set logscale y
+set terminal pngcairo size 1000,700 noenhanced
+set output 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-nvidia-h200-timing.png'
+plot 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 title 'fixed', \
+     'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 title 'legacy'
+set terminal svg size 1000,700 noenhanced
+set output 'docs/baselines/nvidia-h200-report/plots/gguf.quantize_q8_1-nvidia-h200-timing.svg'
+replot
+set output
