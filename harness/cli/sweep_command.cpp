@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -32,6 +33,7 @@ struct SweepArgs {
   double time_budget_s = 0;
   bool resume = false;
   std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
+  std::string save_corpus;  // folder for minimal failing cases (properties/corpus)
   EngineOptions engine;
 };
 
@@ -66,6 +68,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)");
   cmd->add_option("--time-budget", a->time_budget_s, "stop starting new cases after this many seconds (default: none)");
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
+  cmd->add_option("--save-corpus", a->save_corpus,
+                  "save each minimal failing case as DIR/<case id>.replay (the GPU tests replay properties/corpus first)");
   cmd->add_option("--shard", a->shard, "run only shard I of N (I/N, 1-based): kernel x variant targets dealt round-robin");
   add_engine_options(*cmd, a->engine);
   cmd->get_option("--csv")->default_val("gridfuzz-report.csv");
@@ -159,7 +163,10 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
         if (is_failure(verdict)) minimal = c;
         RC_ASSERT(!is_failure(verdict));
       });
-      if (minimal) std::cout << "minimal failing case: gridfuzz replay '" << minimal->replay() << "'\n";
+      if (minimal) {
+        std::cout << "minimal failing case: gridfuzz replay '" << minimal->replay() << "'\n";
+        if (!a->save_corpus.empty()) std::cout << "saved: " << save_to_corpus(*minimal, a->save_corpus) << "\n";
+      }
     }
     progress.finish();
 

@@ -1,6 +1,9 @@
 #include "sweep_plan.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "gridfuzz/properties/boundary_gen.hpp"
 
@@ -38,6 +41,14 @@ std::vector<SweepTarget> plan_sweep(const std::vector<const Kernel*>& kernels, c
     }
   }
   return targets;
+}
+
+std::string save_to_corpus(const Case& c, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string path = (std::filesystem::path(dir) / (c.id() + ".replay")).string();
+  std::ofstream f(path);
+  if (!(f << c.replay() << "\n")) throw std::runtime_error("--save-corpus: cannot write " + path);
+  return path;
 }
 
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries) {

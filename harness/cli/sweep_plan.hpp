@@ -20,6 +20,10 @@ struct SweepTarget {
 
 std::vector<SweepTarget> plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits);
 
+// Writes the case's replay string to DIR/<case id>.replay (one line), creating DIR; returns the
+// path. The failure corpus (properties/corpus) is such a folder.
+std::string save_to_corpus(const Case& c, const std::string& dir);
+
 // Random valid-looking params (check() may still reject some: the caller discards those).
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries);
 

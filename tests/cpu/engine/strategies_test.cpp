@@ -5,7 +5,13 @@
 
 #include <cmath>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "gridfuzz/strategies.hpp"
+#include "sweep_plan.hpp"
 #include "selftest_kernels.hpp"
 
 using namespace gridfuzz;
@@ -51,4 +57,31 @@ TEST(ModelBoundaries, SelftestLegacyRowsBoundaryIs65536) {
   EXPECT_TRUE(found);
   for (const auto& b : model_boundaries(*k, "fixed", Params::defaults(k->axes()), lim))
     EXPECT_NE(b.signal, "launch") << "fixed refused on " << b.axis << " at " << b.first_bad;
+}
+
+TEST(FailureCorpus, SavedCaseReplaysExactly) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gridfuzz-corpus-" + std::to_string(::getpid()));
+  const Case c{"gguf.mmvq", "legacy", Params::parse("nvecs=786421,rows=1406"), 3};
+  const std::string path = gridfuzz::cli::save_to_corpus(c, dir.string());
+  EXPECT_EQ(std::filesystem::path(path).filename().string(), c.id() + ".replay");
+  std::ifstream f(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(f, line));
+  EXPECT_EQ(Case::parse_replay(line), c);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FailureCorpus, TheCheckedInCorpusParses) {
+  // Every entry must stay a valid replay string of a known kernel, or the GPU replay breaks.
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GRIDFUZZ_SOURCE_DIR) + "/properties/corpus")) {
+    if (e.path().extension() != ".replay") continue;
+    std::ifstream f(e.path());
+    std::string line;
+    ASSERT_TRUE(std::getline(f, line)) << e.path();
+    const Case c = Case::parse_replay(line);
+    EXPECT_EQ(e.path().stem().string(), c.id()) << "file name must be the case id";
+    ++n;
+  }
+  EXPECT_GT(n, 0u);
 }
