@@ -95,16 +95,9 @@ class BlockThreads final : public Kernel {
   }
   std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t n = buffers(p)[1].elements, row = p.get_u64("heads") * kLanes;
-    SampleSequence pick{seed | 1};
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::uint64_t e = k % 2 ? n - 1 - pick.next(row) : pick.next(n);  // half in the last token
-      float x = 0;
-      bufs.read(0, e * sizeof(float), &x, sizeof(float));
-      out.push_back({1, e, static_cast<double>(2.0f * x + 1.0f), 0, 0});
-    }
-    return out;
+    // Half the samples in the last token.
+    return tail_biased_samples(1, buffers(p)[1].elements, p.get_u64("heads") * kLanes, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
   }
 
  private:

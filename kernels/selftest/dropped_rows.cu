@@ -96,17 +96,10 @@ class DroppedRows final : public Kernel {
   }
   std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols"), n = rows * cols;
-    SampleSequence pick{seed | 1};
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
-      // Half the samples in the last row, where the dropped rows are.
-      const std::uint64_t e = k % 2 ? n - 1 - pick.next(cols) : pick.next(n);
-      float x = 0;
-      bufs.read(0, e * sizeof(float), &x, sizeof(float));
-      out.push_back({1, e, static_cast<double>(2.0f * x + 1.0f), 0, 0});
-    }
-    return out;
+    // Half the samples in the last row, where the dropped rows are.
+    const std::uint64_t cols = p.get_u64("cols");
+    return tail_biased_samples(1, p.get_u64("rows") * cols, cols, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
   }
 
  private:

@@ -6,6 +6,7 @@
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "selftest_kernels.hpp"
+#include "support.hpp"
 
 namespace gridfuzz::selftest {
 namespace {
@@ -20,17 +21,6 @@ __global__ void scale_rows(const float* x, float* y, std::uint64_t cols, std::ui
   if (col >= cols) return;
   const std::uint64_t i = row * cols + col;
   y[i] = 2.0f * x[i] + 1.0f;
-}
-
-__global__ void fill_inputs_kernel(float* x, std::uint64_t n, std::uint64_t seed) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-    x[i] = 0.5f + static_cast<float>(h >> 40) / static_cast<float>(1ull << 24);  // [0.5, 1.5): never zero
-  }
 }
 
 class FlatIndexYZ final : public Kernel {
@@ -81,16 +71,9 @@ class FlatIndexYZ final : public Kernel {
     return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
   }
   void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    static const device::Function fn = device::Function::from_symbol(reinterpret_cast<const void*>(&fill_inputs_kernel), "fill_inputs");
-    float* x = bufs.as<float>(0);
-    std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    void* args[] = {&x, &n, &seed};
-    LaunchSpec l;
-    l.grid = {std::min<std::uint64_t>(ceil_div(n, 256), 4096), 1, 1};
-    l.block = {256, 1, 1};
-    device::Launcher launcher;
-    launcher.launch_checked(fn, l, args, stream);
+    fill_floats(bufs.ptr(0), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
   }
+
   void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
               device::Launcher& launcher, CUstream stream) const override {
     const bool legacy = variant == "legacy";
@@ -126,20 +109,10 @@ class FlatIndexYZ final : public Kernel {
   }
   std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    std::vector<ReferenceSample> out;
-    std::uint64_t h = seed | 1;
-    for (std::size_t k = 0; k < count; ++k) {
-      h = h * 6364136223846793005ull + 1442695040888963407ull;
-      // Half the samples in the last row, where a geometry bug shows first.
-      const std::uint64_t cols = p.get_u64("cols");
-      const std::uint64_t e = k % 2 ? n - 1 - (h >> 33) % cols : (h >> 11) % n;
-      float x = 0;
-      bufs.read(0, e * sizeof(float), &x, sizeof(float));
-      // 2x is exact in float, so the kernel's fp32 result is 2x+1 rounded once: compare exactly.
-      out.push_back({1, e, static_cast<double>(static_cast<float>(2.0 * x + 1.0)), 0, 0});
-    }
-    return out;
+    // Half the samples in the last row, where a geometry bug shows first.
+    const std::uint64_t cols = p.get_u64("cols");
+    return tail_biased_samples(1, p.get_u64("rows") * cols, cols, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
   }
 };
 

@@ -100,14 +100,8 @@ class GridStrideLoop final : public Kernel {
   }
   std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet&, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t n = p.get_u64("n");
-    SampleSequence pick{seed | 1};
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::uint64_t e = k % 2 ? n - 1 - pick.next(std::min<std::uint64_t>(n, 1 << 20)) : pick.next(n);
-      out.push_back({0, e, static_cast<double>(byte_at(e, 0)), 0, 0});
-    }
-    return out;
+    return tail_biased_samples(0, p.get_u64("n"), 1 << 20, seed, count,
+                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
   }
 
  private:

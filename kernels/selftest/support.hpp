@@ -4,6 +4,9 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <vector>
+
+#include "gridfuzz/kernel.hpp"
 
 #if defined(__CUDACC__)
 #define GRIDFUZZ_SELFTEST_HD __host__ __device__
@@ -45,5 +48,28 @@ struct SampleSequence {
     return bound ? (state >> 11) % bound : 0;
   }
 };
+
+// CPU-reference samples of output buffer `buffer` (n elements): every other sample among the last
+// `tail` elements, where a geometry bug shows first, the rest anywhere; `expected(e)` is the exact
+// value of element e.
+template <class Expected>
+std::vector<ReferenceSample> tail_biased_samples(std::size_t buffer, std::uint64_t n, std::uint64_t tail,
+                                                 std::uint64_t seed, std::size_t count, Expected expected) {
+  SampleSequence pick{seed | 1};
+  std::vector<ReferenceSample> out;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::uint64_t e = k % 2 ? n - 1 - pick.next(tail < n ? tail : n) : pick.next(n);
+    out.push_back({buffer, e, expected(e), 0, 0});
+  }
+  return out;
+}
+
+// Expected value of y = 2x + 1 over float inputs read back from input buffer 0 (2x is exact, so
+// the kernel's fp32 result is 2x+1 rounded once).
+inline double two_x_plus_one(const BufferSet& bufs, std::uint64_t e) {
+  float x = 0;
+  bufs.read(0, e * sizeof(float), &x, sizeof(float));
+  return static_cast<double>(2.0f * x + 1.0f);
+}
 
 }  // namespace gridfuzz::selftest

@@ -7,27 +7,14 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "../../support/run_gridfuzz.hpp"
 #include "parse.hpp"
 
 namespace {
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result run(const std::string& args) {
-  // --device-preset keeps the result the same with or without a GPU.
-  const std::string cmd = std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
+using Result = gridfuzz::testing::CommandResult;
+// --device-preset in the arguments keeps the result the same with or without a GPU.
+Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
 
 }  // namespace
 

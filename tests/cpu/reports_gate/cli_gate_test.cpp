@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "../../support/run_gridfuzz.hpp"
 #include "crafted_rows.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/reports/schema.hpp"
@@ -17,22 +18,8 @@ namespace {
 using testing::moe_vec_legacy_row;
 using testing::TempDir;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
+using Result = gridfuzz::testing::CommandResult;
+Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
 
 std::string q(const std::filesystem::path& p) {
   std::string quoted = "'";
