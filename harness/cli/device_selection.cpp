@@ -23,11 +23,13 @@ SelectedLimits select_limits(const DeviceChoice& choice) {
   if (choice.device) {
     s.limits = device::query_limits(*choice.device);  // NoDeviceError when absent
     s.on_device = true;
+    s.ordinal = *choice.device;
     return s;
   }
   if (device::device_count() > 0) {
     s.limits = device::query_limits(0);
     s.on_device = true;
+    s.ordinal = 0;
     return s;
   }
   std::string why;

@@ -16,6 +16,7 @@ struct DeviceChoice {
 struct SelectedLimits {
   DeviceLimits limits;
   bool on_device = false;   // limits were read from a real GPU
+  int ordinal = -1;         // which one, when on_device
   std::string note;         // e.g. "no CUDA device (...); static analysis with preset sm_90"
 };
 

@@ -17,6 +17,7 @@ struct DiffArgs {
   std::string threshold = "10%";
   double min_delta_ms = 0.02;
   std::size_t max_listed = 50;
+  bool same_verdicts = false;
 };
 
 // "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%.
@@ -53,6 +54,9 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
                   "timing changes smaller than this many ms are SAME (default 0.02: launch jitter)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)");
+  cmd->add_flag("--same-verdicts", a->same_verdicts,
+                "also exit 1 unless both runs have the same cases with the same verdicts (timings aside): "
+                "two runs of one sweep, e.g. on one GPU and on several, must agree");
   return [a]() -> int {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
@@ -70,6 +74,15 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     const reports::BaselineDiff diff = reports::diff_runs(baseline.rows, current.rows, options);
     std::cout << "gridfuzz diff " << a->baseline << " " << a->current << "\n"
               << reports::render_diff(diff, a->max_listed);
+    if (a->same_verdicts) {
+      const bool same = diff.same_cases_and_verdicts();
+      std::cout << "\nsame verdicts: "
+                << (same ? "yes, " + std::to_string(diff.matched_cases) + " case(s)"
+                         : "NO (" + std::to_string(diff.added_cases.size()) + " added, " +
+                               std::to_string(diff.removed_cases.size()) + " removed, verdict changes listed above)")
+                << "\n";
+      if (!same) return kFound;
+    }
     return diff.gate_failed() ? kFound : kOk;
   };
 }

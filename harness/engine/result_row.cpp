@@ -53,6 +53,7 @@ reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
   row.set("cc", ctx.cc);
   row.set("driver", ctx.driver);
   row.set("commit", ctx.commit);
+  if (ctx.device_index) row.set_int("device_index", *ctx.device_index);
   row.set("kernel", r.the_case.kernel);
   row.set("variant", r.the_case.variant);
   for (const char* axis : kAxisColumns)

@@ -1,5 +1,6 @@
 #include "gridfuzz/reports/csv_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <limits>
@@ -80,9 +81,14 @@ CsvReadResult records_to_rows(const RawText& raw, std::string_view source,
          "unterminated last row has " + std::to_string(raw.partial_fields) +
              " fields, more than the header's " + std::to_string(header.fields.size()));
 
+  // A column appended by a later minor version is absent from files of older minors: it reads as
+  // empty there. In a file with rows of its minor or newer, it must be present.
+  int newest_minor = 0;
+  for (const SchemaVersion& v : versions) newest_minor = std::max(newest_minor, v.minor);
   std::vector<std::string> missing;
   for (std::size_t c = 0; c < kColumnCount; ++c)
-    if (file_position[c] == kAbsent) missing.emplace_back(kColumns[c].name);
+    if (file_position[c] == kAbsent && kColumns[c].since_minor <= newest_minor)
+      missing.emplace_back(kColumns[c].name);
   if (!missing.empty())
     fail(source, header.line,
          std::string(missing.size() == 1 ? "missing column " : "missing columns ") +
@@ -93,7 +99,8 @@ CsvReadResult records_to_rows(const RawText& raw, std::string_view source,
   for (std::size_t r = 1; r < raw.records.size(); ++r) {
     const RawRecord& record = raw.records[r];
     CsvRow row;
-    for (std::size_t c = 0; c < kColumnCount; ++c) row.set_at(c, record.fields[file_position[c]]);
+    for (std::size_t c = 0; c < kColumnCount; ++c)
+      if (file_position[c] != kAbsent) row.set_at(c, record.fields[file_position[c]]);
     if (options.check_values && versions[r - 1].minor <= kSchemaMinor)
       if (const auto problem = check_row(row)) fail(source, record.line, *problem);
     result.rows.push_back(std::move(row));

@@ -1,5 +1,6 @@
 #pragma once
 // A case's result as one CSV row of reports/SCHEMA.md, and back to a Case for replay.
+#include <optional>
 #include <string>
 
 #include "gridfuzz/reports/csv_row.hpp"
@@ -13,6 +14,7 @@ struct RunContext {
   std::string cc;
   std::string driver;
   std::string commit;   // gridfuzz's own git commit
+  std::optional<int> device_index;  // CUDA ordinal of the GPU that runs the cases; none for static rows
 };
 
 reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx);

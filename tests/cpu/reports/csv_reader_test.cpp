@@ -30,11 +30,14 @@ std::string join(const std::vector<std::string>& fields) {
 }
 
 // A plain data line for valid_row (none of its values needs quoting except replay).
-std::string data_line(const CsvRow& row) {
+std::vector<std::string> quoted_fields(const CsvRow& row) {
   std::vector<std::string> fields(row.values().begin(), row.values().end());
-  fields.back() = "\"" + fields.back() + "\"";
-  return join(fields);
+  std::string& replay = fields[*column_index("replay")];
+  replay = "\"" + replay + "\"";
+  return fields;
 }
+
+std::string data_line(const CsvRow& row) { return join(quoted_fields(row)); }
 
 const std::string kHeader = join(column_names());
 
@@ -124,13 +127,36 @@ TEST(CsvReader, NewerMinorExtraColumnsAreIgnoredAndItsValuesNotPoliced) {
   CsvRow row = valid_row();
   row.set("schema", "1.4");
   row.set("verdict", "flaky");  // a word 1.4 may have added
-  std::vector<std::string> fields(row.values().begin(), row.values().end());
-  fields.back() = "\"" + fields.back() + "\"";
+  std::vector<std::string> fields = quoted_fields(row);
   fields.insert(fields.begin() + 5, "1980");
   const auto result = parse_csv(join(names) + join(fields), "t");
   ASSERT_EQ(result.rows.size(), 1u);
   EXPECT_EQ(result.rows[0], row);
   EXPECT_EQ(result.ignored_columns, (std::vector<std::string>{"sm_clock_mhz"}));
+}
+
+// A file of schema 1.0 has no device_index (appended by 1.1): it reads, the column empty.
+TEST(CsvReader, OlderMinorFileWithoutALaterColumnReads) {
+  std::vector<std::string> names = column_names();
+  const std::size_t at = *column_index("device_index");
+  names.erase(names.begin() + at);
+  CsvRow row = valid_row();
+  row.set("schema", "1.0");
+  std::vector<std::string> fields = quoted_fields(row);
+  fields.erase(fields.begin() + at);
+  const auto result = parse_csv(join(names) + join(fields) + join(fields), "old.csv");
+  ASSERT_EQ(result.rows.size(), 2u);
+  EXPECT_EQ(result.rows[0].get("device_index"), "");
+  EXPECT_EQ(result.rows[0].get("verdict"), "expected-fail");
+  EXPECT_EQ(result.rows[0].get("schema"), "1.0");
+  EXPECT_TRUE(parse_csv(join(names), "header-only.csv").rows.empty());
+
+  // One row of 1.1 makes the column required.
+  CsvRow newer = valid_row();
+  std::vector<std::string> newer_fields = quoted_fields(newer);
+  newer_fields.erase(newer_fields.begin() + at);
+  const ParseFailure failure = parse_failure(join(names) + join(fields) + join(newer_fields));
+  EXPECT_TRUE(contains(failure.message, "missing column 'device_index'")) << failure.message;
 }
 
 TEST(CsvReader, BadVocabularyIsAnErrorWithItsLineUnlessUnchecked) {
@@ -149,7 +175,9 @@ TEST(CsvReader, WrongFieldCountNamesTheLine) {
   const ParseFailure failure =
       parse_failure(kHeader + data_line(valid_row(1)) + short_line + data_line(valid_row(3)));
   EXPECT_EQ(failure.line, 3u);
-  EXPECT_TRUE(contains(failure.message, "expected 44 fields, found 43")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "expected " + std::to_string(kColumnCount) + " fields, found " +
+                                            std::to_string(kColumnCount - 1)))
+      << failure.message;
 }
 
 TEST(CsvReader, LineNumbersCountEmbeddedLineBreaks) {

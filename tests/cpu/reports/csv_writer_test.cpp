@@ -130,7 +130,7 @@ TEST_F(CsvWriterTest, ExtraOrReorderedColumnsAreRefused) {
   write_text(path, header_text().substr(0, header_text().size() - 1) + ",sm_clock_mhz\n");
   std::string message = error_of([&] { CsvWriter writer(path); });
   EXPECT_TRUE(contains(message, "header differs")) << message;
-  EXPECT_TRUE(contains(message, "45 columns")) << message;
+  EXPECT_TRUE(contains(message, std::to_string(kColumnCount + 1) + " columns")) << message;
 
   std::string swapped = header_text();
   swapped.replace(swapped.find("grid_x,grid_y"), 13, "grid_y,grid_x");
@@ -149,6 +149,18 @@ TEST_F(CsvWriterTest, OtherMajorVersionIsRefused) {
   EXPECT_TRUE(contains(message, "major")) << message;
 }
 
+// A 1.0 file lacks device_index: rows of 1.1 appended under its header would be a silent mix.
+TEST_F(CsvWriterTest, OlderMinorFileIsNotAppendedTo) {
+  std::string header = header_text();
+  header.erase(header.rfind(",device_index"), std::string(",device_index").size());
+  const std::string old_file = header + "1.0" + std::string(kColumnCount - 2, ',') + "\n";
+  write_text(path, old_file);
+  const std::string message = error_of([&] { CsvWriter writer(path); });
+  EXPECT_TRUE(contains(message, std::to_string(kColumnCount - 1) + " columns")) << message;
+  EXPECT_TRUE(contains(message, "schema 1.1")) << message;
+  EXPECT_EQ(read_text(path), old_file);
+}
+
 TEST_F(CsvWriterTest, CorruptFileIsRefusedWithItsLine) {
   write_text(path, header_text() + "1.0,\"unterminated\n" + "1.0\n");
   const std::string message = error_of([&] { CsvWriter writer(path); });
@@ -157,7 +169,7 @@ TEST_F(CsvWriterTest, CorruptFileIsRefusedWithItsLine) {
 
 TEST_F(CsvWriterTest, RowOfAnotherMajorOrNewerMinorIsRefusedEvenUnchecked) {
   CsvWriter writer(path, CsvWriterOptions{.check_values = false});
-  for (const char* version : {"2.0", "0.9", "1.1", "", "one"}) {
+  for (const char* version : {"2.0", "0.9", "1.2", "", "one"}) {
     CsvRow row = valid_row();
     row.set("schema", version);
     EXPECT_THROW(writer.write(row), CsvError) << version;
@@ -210,7 +222,7 @@ TEST_F(CsvWriterTest, QuotesOnlyWhatNeedsQuoting) {
   const std::string line = read_text(path).substr(header_text().size());
   EXPECT_TRUE(contains(line, ",moe_vec,")) << line;
   EXPECT_TRUE(contains(line, ",\"mismatch:3, first at [1,2]\",")) << line;
-  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\"\n")) << line;
+  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",\n")) << line;  // device_index after it
 }
 
 }  // namespace

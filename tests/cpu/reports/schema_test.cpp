@@ -17,7 +17,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     "vocab", "launches", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "smem",
     "regs", "max_index", "index_type", "index_wrap", "predicted", "observed", "oracle",
     "max_abs_err", "mismatches", "verdict", "time_ms_median", "time_ms_min", "time_ms_max",
-    "samples", "gbps", "seed", "replay"};
+    "samples", "gbps", "seed", "replay",
+    // schema 1.1
+    "device_index"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -26,7 +28,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.0");
+  EXPECT_EQ(kSchemaVersion, "1.1");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -36,7 +38,8 @@ TEST(Schema, VersionStringMatchesMajorAndMinor) {
 TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("schema"), 0u);
   EXPECT_EQ(column_index("grid_z"), 22u);
-  EXPECT_EQ(column_index("replay"), kColumnCount - 1);
+  EXPECT_EQ(column_index("replay"), 43u);
+  EXPECT_EQ(column_index("device_index"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -51,6 +54,17 @@ TEST(Schema, RequireColumnIndexNamesTheUnknownColumn) {
     EXPECT_EQ(error.column(), "verdikt");
     EXPECT_NE(std::string(error.what()).find("verdikt"), std::string::npos);
   }
+}
+
+TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
+  // A minor version may only append: once a column of minor m appears, every later one is >= m.
+  int minor = 0;
+  for (const Column& column : kColumns) {
+    EXPECT_GE(column.since_minor, minor) << column.name;
+    EXPECT_LE(column.since_minor, kSchemaMinor) << column.name;
+    minor = column.since_minor;
+  }
+  EXPECT_EQ(kColumns[*column_index("device_index")].since_minor, 1);
 }
 
 TEST(Schema, ParsesVersions) {

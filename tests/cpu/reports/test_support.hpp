@@ -106,6 +106,7 @@ inline CsvRow valid_row(int case_number = 0) {
   row.set_int("samples", 0);
   row.set_uint("seed", 18446744073709551615ull);
   row.set("replay", "gridfuzz replay moe_vec:legacy:tokens=8192,top_k=8,seed=1");
+  row.set_int("device_index", 0);
   return row;
 }
 

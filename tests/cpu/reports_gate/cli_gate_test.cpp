@@ -96,6 +96,38 @@ TEST(CliDiff, SameRunIsExit0) {
   EXPECT_NE(r.output.find("gate: passed"), std::string::npos) << r.output;
 }
 
+// Two runs of one sweep (one GPU, several) must agree case by case; the gate alone lets a
+// verdict change that is not a new failure pass, --same-verdicts does not.
+TEST(CliDiff, SameVerdictsFailsOnAnyVerdictOrCaseDifference) {
+  TempDir dir;
+  auto base = legacy_run(), slower = legacy_run();
+  testing::set_timing(slower[0], 2.0, 1.9, 2.1);  // timings aside
+  testing::write_csv(dir / "base.csv", base);
+  testing::write_csv(dir / "slower.csv", slower);
+  auto r = run("diff --same-verdicts --min-delta-ms 100 " + q(dir / "base.csv") + " " + q(dir / "slower.csv"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("same verdicts: yes, " + std::to_string(base.size()) + " case(s)"), std::string::npos)
+      << r.output;
+
+  auto skipped = legacy_run();
+  skipped[0].set("observed", "skipped:over the memory budget");
+  skipped[0].set("oracle", "-");
+  skipped[0].set("verdict", "skipped");
+  testing::write_csv(dir / "skipped.csv", skipped);
+  const std::string files = q(dir / "base.csv") + " " + q(dir / "skipped.csv");
+  EXPECT_EQ(run("diff " + files).exit_code, 0) << "the gate lets a pass -> skipped through";
+  r = run("diff --same-verdicts " + files);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("same verdicts: NO"), std::string::npos) << r.output;
+
+  auto fewer = legacy_run();
+  fewer.pop_back();
+  testing::write_csv(dir / "fewer.csv", fewer);
+  r = run("diff --same-verdicts " + q(dir / "base.csv") + " " + q(dir / "fewer.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("1 removed"), std::string::npos) << r.output;
+}
+
 TEST(CliDiff, MovedBoundaryIsExit1WithTheList) {
   TempDir dir;
   testing::write_csv(dir / "base.csv", legacy_run());
@@ -146,8 +178,9 @@ TEST(CliDiff, IncomparableCsvsAreExit2) {
 
   // An old major version: the same columns, rows of schema 0.9.
   std::string old = testing::read_text(dir / "good.csv");
-  for (std::size_t at = old.find("\n1.0,"); at != std::string::npos; at = old.find("\n1.0,", at + 1))
-    old.replace(at + 1, 3, "0.9");
+  const std::string ours = "\n" + std::string(gridfuzz::reports::kSchemaVersion) + ",";
+  for (std::size_t at = old.find(ours); at != std::string::npos; at = old.find(ours, at + 1))
+    old.replace(at + 1, ours.size() - 2, "0.9");
   testing::write_text(dir / "old.csv", old);
   r = run("diff " + q(dir / "old.csv") + " " + good);
   EXPECT_EQ(r.exit_code, 2) << r.output;

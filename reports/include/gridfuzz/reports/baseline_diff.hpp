@@ -52,6 +52,14 @@ struct BaselineDiff {
   std::size_t baseline_rows = 0, current_rows = 0;
   double threshold = 0.10;
 
+  // The same cases with the same verdicts and boundaries, timings aside: what two runs of one
+  // sweep must show (e.g. on one GPU and on several).
+  bool same_cases_and_verdicts() const {
+    return new_failures.empty() && new_model_mismatches.empty() && new_unexpected_passes.empty() &&
+           moved_boundaries.empty() && no_longer_failing.empty() && other_changes.empty() && added_cases.empty() &&
+           removed_cases.empty();
+  }
+
   bool gate_failed() const {
     return !new_failures.empty() || !new_model_mismatches.empty() || !new_unexpected_passes.empty() ||
            !moved_boundaries.empty() || !slower.empty();

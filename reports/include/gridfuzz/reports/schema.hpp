@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 0;
-inline constexpr std::string_view kSchemaVersion = "1.0";
+inline constexpr int kSchemaMinor = 1;
+inline constexpr std::string_view kSchemaVersion = "1.1";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -30,9 +30,10 @@ enum class ColumnKind {
 struct Column {
   std::string_view name;
   ColumnKind kind;
+  int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 44> kColumns{{
+inline constexpr std::array<Column, 45> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -77,6 +78,8 @@ inline constexpr std::array<Column, 44> kColumns{{
     {"gbps", ColumnKind::real},
     {"seed", ColumnKind::integer},
     {"replay", ColumnKind::text},
+    // 1.1: the CUDA ordinal of the GPU that ran the case (a sweep over several GPUs merges rows).
+    {"device_index", ColumnKind::integer, 1},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
