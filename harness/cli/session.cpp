@@ -31,11 +31,10 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_flag("--static", o.static_only, "predictions only, even where a GPU is present");
 }
 
-std::vector<std::string> worker_argv(const GlobalOptions& g, const EngineOptions& o) {
+std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
   std::vector<std::string> a{std::filesystem::read_symlink("/proc/self/exe").string()};
   for (const auto& plugin : plugin::loaded_plugins()) a.insert(a.end(), {"--plugin", plugin});  // same kernels
-  a.push_back("worker");
-  if (g.device.device) a.insert(a.end(), {"--device", std::to_string(*g.device.device)});
+  a.insert(a.end(), {"worker", "--device", std::to_string(device)});
   if (o.timing) a.push_back("--timing");
   a.insert(a.end(), {"--samples", std::to_string(o.samples), "--reference-samples", std::to_string(o.reference_samples),
                      "--budget-mib", std::to_string(o.budget_mib)});
@@ -61,8 +60,30 @@ static Ledger load_ledger(const std::string& path) {
   return Ledger();
 }
 
-Session::Session(const GlobalOptions& global, const EngineOptions& options)
-    : global_(global), options_(options), limits_(select_limits(global.device)) {
+// The first device's limits; every other device must have the same, or the predictions (made
+// once, in this process) would be wrong for some rows.
+static SelectedLimits limits_of(const std::vector<int>& devices) {
+  SelectedLimits first = select_limits(DeviceChoice{devices.front(), std::nullopt});
+  for (std::size_t i = 1; i < devices.size(); ++i) {
+    const SelectedLimits other = select_limits(DeviceChoice{devices[i], std::nullopt});
+    if (other.limits != first.limits)
+      throw UsageError("--devices: device " + std::to_string(devices[i]) + " (" + other.limits.name + ", cc " +
+                       other.limits.cc() + ") has other limits than device " + std::to_string(devices.front()) +
+                       " (" + first.limits.name + ", cc " + first.limits.cc() +
+                       "); sweep different GPU models in separate runs (--device N)");
+  }
+  return first;
+}
+
+Session::Session(const GlobalOptions& global, const EngineOptions& options, std::vector<int> devices)
+    : global_(global),
+      options_(options),
+      limits_(devices.empty() ? select_limits(global.device) : limits_of(devices)),
+      devices_(std::move(devices)) {
+  if (devices_.empty() && limits_.on_device) devices_.push_back(limits_.ordinal);
+  if (!on_device()) devices_.clear();
+  if (options_.in_process && devices_.size() > 1)
+    throw UsageError("--in-process runs on one device; it cannot be combined with several --devices");
   try {
     ledger_ = load_ledger(options.ledger);
   } catch (const std::exception& e) {
@@ -74,6 +95,7 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options)
   ctx_.cc = limits_.limits.cc();
   ctx_.driver = device::driver_version();
   ctx_.commit = build_commit();
+  if (!devices_.empty()) ctx_.device_index = devices_.front();
 }
 
 Session::~Session() = default;
@@ -85,16 +107,27 @@ const Kernel& Session::kernel(const std::string& name) const {
   throw UsageError("unknown kernel '" + name + "' (known: " + known + ")");
 }
 
-reports::CsvRow Session::row_without_reply(const Case& c, const std::string& observed) {
+reports::CsvRow Session::row_without_reply(const Case& c, const std::string& observed, int device) {
   const Kernel& k = kernel(c.kernel);
   CaseResult r = predict_case(k, c, limits_.limits);
   Observation obs{observed, ""};
   r.observed = observed;
   r.verdict = decide_verdict(r.prediction, obs, ledger_.expects_failure(c.kernel, c.variant, r.prediction));
-  return to_row(r, ctx_);
+  RunContext ctx = ctx_;
+  ctx.device_index = device;
+  return to_row(r, ctx);
 }
 
-reports::CsvRow Session::execute(const Case& c) {
+reports::CsvRow Session::row_of_reply(const Case& c, WorkerReply reply, int device) {
+  if (reply.status == WorkerReply::Status::row) {
+    reply.row.set("run_id", ctx_.run_id);  // the worker's rows belong to this run
+    return reply.row;
+  }
+  if (reply.status == WorkerReply::Status::timed_out) return row_without_reply(c, "timeout", device);
+  return row_without_reply(c, "fault:worker-" + reply.reason, device);
+}
+
+void Session::validate(const Case& c) const {
   const Kernel& k = kernel(c.kernel);
   const auto variants = k.variants();
   if (std::find(variants.begin(), variants.end(), c.variant) == variants.end()) {
@@ -104,23 +137,45 @@ reports::CsvRow Session::execute(const Case& c) {
   }
   if (auto err = Params::validate(c.params, k.axes())) throw UsageError(k.name() + ": " + *err);
   if (auto err = k.check(c.params)) throw UsageError(k.name() + ": " + *err);
+}
+
+reports::CsvRow Session::execute(const Case& c) {
+  validate(c);
+  reports::CsvRow out;
+  run({c}, [&](const Case&, const reports::CsvRow& row) { out = row; }, {});
+  return out;
+}
+
+void Session::run(const std::vector<Case>& cases,
+                  const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
+                  const std::function<bool()>& should_stop) {
+  auto stopped = [&] { return should_stop && should_stop(); };
   if (!on_device()) {
-    CaseResult r = predict_case(k, c, limits_.limits);
-    return to_row(r, ctx_);
+    for (const Case& c : cases) {
+      if (stopped()) return;
+      on_row(c, to_row(predict_case(kernel(c.kernel), c, limits_.limits), ctx_));
+    }
+    return;
   }
   if (options_.in_process) {
-    RunOptions ro{options_.timing, options_.warmup, options_.samples, options_.reference_samples,
-                  options_.budget_mib << 20};
-    return to_row(run_case(k, c, limits_.limits, ro, ledger_), ctx_);
+    const RunOptions ro{options_.timing, options_.warmup, options_.samples, options_.reference_samples,
+                        options_.budget_mib << 20};
+    for (const Case& c : cases) {
+      if (stopped()) return;
+      on_row(c, to_row(run_case(kernel(c.kernel), c, limits_.limits, ro, ledger_), ctx_));
+    }
+    return;
   }
-  if (!worker_) worker_ = std::make_unique<WorkerClient>(worker_argv(global_, options_), options_.timeout_s);
-  WorkerReply reply = worker_->run(c.replay());
-  if (reply.status == WorkerReply::Status::row) {
-    reply.row.set("run_id", ctx_.run_id);
-    return reply.row;
-  }
-  if (reply.status == WorkerReply::Status::timed_out) return row_without_reply(c, "timeout");
-  return row_without_reply(c, "fault:worker-" + reply.reason);
+  if (!pool_)
+    pool_ = std::make_unique<WorkerPool>(
+        devices_, [this](int device) { return worker_argv(options_, device); }, options_.timeout_s);
+  std::vector<std::string> replays;
+  replays.reserve(cases.size());
+  for (const Case& c : cases) replays.push_back(c.replay());
+  pool_->run(
+      replays,
+      [&](const WorkerPool::Result& r) { on_row(cases[r.index], row_of_reply(cases[r.index], r.reply, r.device)); },
+      should_stop);
 }
 
 std::string format_row_line(const reports::CsvRow& row) {

@@ -1,27 +1,24 @@
 // `gridfuzz sweep [KERNEL...]`: for each kernel and variant, every boundary the model predicts
 // (found on the CPU by bisecting each axis) tested at boundary-2..boundary+2, then random shapes
 // from rapidcheck (biased to the boundaries); a failing random case is shrunk to a minimal one and
-// printed with its replay string. With no kernel named this is the default job.
-#include <rapidcheck.h>
-
+// printed with its replay string. With no kernel named this is the default job. --devices spreads
+// the cases over several GPUs (sweep_run.hpp says how the results stay the same).
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <cstdio>
 #include <iostream>
 #include <map>
-#include <optional>
-#include <set>
 
 #include "commands.hpp"
-#include "gridfuzz/properties/boundary_gen.hpp"
+#include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/reports/csv_writer.hpp"
-#include "gridfuzz/strategies.hpp"
 #include "parse.hpp"
 #include "progress.hpp"
 #include "session.hpp"
 #include "sweep_plan.hpp"
+#include "sweep_run.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -34,6 +31,7 @@ struct SweepArgs {
   bool resume = false;
   std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
   std::string save_corpus;  // folder for minimal failing cases (properties/corpus)
+  std::string devices;      // --devices all|0,1,...: one worker per GPU
   EngineOptions engine;
 };
 
@@ -46,6 +44,36 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   const std::uint64_t n = parse_u64(text.substr(slash + 1), "--shard");
   if (n == 0 || i == 0 || i > n) throw UsageError("--shard '" + text + "': need 1 <= I <= N");
   return {i - 1, n};
+}
+
+// --devices all|0,1,... -> ordinals (empty: the usual one device). "all" on a machine without a
+// GPU is the static analysis, said out loud; a listed GPU that is not there is an error.
+std::vector<int> resolve_devices(const std::string& text, const GlobalOptions& global, const EngineOptions& engine) {
+  if (text.empty()) return {};
+  if (global.device.device || global.device.preset)
+    throw UsageError("--devices excludes --device and --device-preset");
+  if (engine.static_only) throw UsageError("--devices runs on GPUs; it excludes --static");
+  const int available = device::device_count();
+  if (text == "all" && available == 0) return {};
+  try {
+    return parse_device_list(text, available);
+  } catch (const std::out_of_range& e) {
+    throw device::NoDeviceError(e.what());
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f", s);
+  return buf;
+}
+
+std::string join_devices(const std::vector<int>& devices) {
+  std::string out;
+  for (int d : devices) out += (out.empty() ? "" : ",") + std::to_string(d);
+  return out;
 }
 
 // Moves an existing report aside (never overwrites what a run wrote).
@@ -70,19 +98,22 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,
                   "save each minimal failing case as DIR/<case id>.replay (the GPU tests replay properties/corpus first)");
+  cmd->add_option("--devices", a->devices,
+                  "run on these GPUs at once, one worker each, cases from one queue: all, or ordinals like 0,1 "
+                  "(default: the one --device selects; the last --devices given counts)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--shard", a->shard, "run only shard I of N (I/N, 1-based): kernel x variant targets dealt round-robin");
   add_engine_options(*cmd, a->engine);
   cmd->get_option("--csv")->default_val("gridfuzz-report.csv");
   return [a, &global]() -> int {
     const auto shard = a->shard.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parse_shard(a->shard);
-    Session session(global, a->engine);
+    Session session(global, a->engine, resolve_devices(a->devices, global, a->engine));
     std::vector<const Kernel*> kernels;
     if (a->kernels.empty())
       for (const auto& k : builtin_registry().all()) kernels.push_back(k.get());
     for (const auto& name : a->kernels) kernels.push_back(&session.kernel(name));
 
-    // Rows of finished cases, case id -> row: from the CSV on --resume, and every case run here, so
-    // no case is run (or written) twice.
+    // Rows of finished cases, by case id, from the CSV on --resume: not run (or written) again.
     std::map<std::string, reports::CsvRow> done;
     if (a->resume && std::filesystem::exists(a->engine.csv)) {
       for (const auto& row : reports::read_csv(a->engine.csv).rows) done[row.get("case_id")] = row;
@@ -94,16 +125,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (!session.on_device())
       std::cout << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
                 << " (no GPU: the rows record predictions, observed = static)\n";
-
-    const auto t0 = std::chrono::steady_clock::now();
-    auto out_of_time = [&] {
-      return a->time_budget_s > 0 &&
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > a->time_budget_s;
-    };
-    std::map<std::string, int> by_verdict;
-    std::vector<std::string> failures;
-    std::size_t ran = 0, reused = 0;
-    bool budget_hit = false;
+    else if (session.devices().size() > 1)
+      std::cout << "devices: " << join_devices(session.devices()) << " (" << session.limits().limits.name
+                << "), one worker each, cases from one queue\n";
 
     std::vector<SweepTarget> targets = plan_sweep(kernels, session.limits().limits);
     if (shard.second > 1) {
@@ -117,68 +141,33 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     for (const auto& t : targets) planned += t.boundary_cases.size() + a->cases;
     Progress progress(planned);
 
-    // Runs (or reuses) one case and records it; returns its verdict.
-    auto execute = [&](const Case& c) -> std::string {
-      reports::CsvRow row;
-      if (auto it = done.find(c.id()); it != done.end()) {
-        row = it->second;
-        ++reused;
-      } else {
-        row = session.execute(c);
-        csv.write(row);
-        done[c.id()] = row;
-        ++ran;
-      }
-      const std::string verdict = row.get("verdict");
-      ++by_verdict[verdict];
-      if (is_failure(verdict)) failures.push_back(verdict + "  " + row.get("replay"));
-      progress.step(format_row_line(row), is_failure(verdict));
-      return verdict;
-    };
-
-    // rapidcheck reads its configuration once, from RC_PARAMS.
-    const std::string rc_params = "seed=" + std::to_string(a->seed) + " max_success=" + std::to_string(a->cases) +
-                                  " max_size=100 verbose_progress=0 verbose_shrinking=0";
-    setenv("RC_PARAMS", rc_params.c_str(), 1);
-
-    for (const SweepTarget& t : targets) {
-      for (const Case& c : t.boundary_cases) {
-        if (out_of_time()) { budget_hit = true; break; }
-        Case seeded = c;
-        seeded.seed = a->seed;
-        execute(seeded);
-      }
-      if (budget_hit || a->cases == 0) continue;
-      std::optional<Case> minimal;
-      const Kernel& k = *t.kernel;
-      rc::check(k.name() + " " + t.variant + ": no failure at random shapes", [&] {
-        const Params p = *random_params(k, t.boundaries);
-        RC_PRE(!k.check(p).has_value());
-        if (out_of_time()) {
-          budget_hit = true;
-          return;
-        }
-        const Case c{k.name(), t.variant, p, a->seed};
-        const std::string verdict = execute(c);
-        if (is_failure(verdict)) minimal = c;
-        RC_ASSERT(!is_failure(verdict));
-      });
-      if (minimal) {
-        std::cout << "minimal failing case: gridfuzz replay '" << minimal->replay() << "'\n";
-        if (!a->save_corpus.empty()) std::cout << "saved: " << save_to_corpus(*minimal, a->save_corpus) << "\n";
-      }
-    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const SweepSettings settings{a->cases, a->seed, a->time_budget_s};
+    const SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
+      csv.write(row);
+      progress.step(format_row_line(row), is_failure(row.get("verdict")));
+    });
     progress.finish();
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::cout << "sweep: " << ran << " case(s) run";
-    if (reused) std::cout << ", " << reused << " already done (earlier in this run or in the resumed CSV)";
+    for (const Case& minimal : summary.minimal_failures) {
+      std::cout << "minimal failing case: gridfuzz replay '" << minimal.replay() << "'\n";
+      if (!a->save_corpus.empty()) std::cout << "saved: " << save_to_corpus(minimal, a->save_corpus) << "\n";
+    }
+    for (const auto& note : summary.notes) std::cout << "note: " << note << "\n";
+    std::cout << "sweep: " << summary.ran << " case(s) run";
+    if (summary.reused) std::cout << ", " << summary.reused << " already done in the resumed CSV";
+    std::cout << " in " << format_seconds(wall_s) << " s";
+    if (session.devices().size() > 1) std::cout << " on " << session.devices().size() << " devices";
+    if (session.worker_restarts()) std::cout << " (worker restarts: " << session.worker_restarts() << ")";
     std::cout << "; verdicts:";
-    for (const auto& [v, n] : by_verdict) std::cout << " " << v << "=" << n;
+    for (const auto& [v, n] : summary.by_verdict) std::cout << " " << v << "=" << n;
     std::cout << "\n";
-    if (budget_hit) std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started\n";
-    for (const auto& f : failures) std::cout << "FAIL " << f << "\n";
+    if (summary.budget_hit)
+      std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started\n";
+    for (const auto& f : summary.failures) std::cout << "FAIL " << f << "\n";
     std::cout << "rows: " << a->engine.csv << "\n";
-    return failures.empty() ? kOk : kFound;
+    return summary.failures.empty() ? kOk : kFound;
   };
 }
 

@@ -22,13 +22,15 @@ int WorkerPool::restarts() const {
   return n;
 }
 
-void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result) {
+void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
+                     const std::function<bool()>& should_stop) {
   std::atomic<std::size_t> next{0};
   std::mutex report;
   std::vector<std::thread> threads;
   for (std::size_t slot = 0; slot < workers_.size(); ++slot) {
     threads.emplace_back([&, slot] {
       for (std::size_t i = next++; i < replays.size(); i = next++) {
+        if (should_stop && should_stop()) break;
         Result r;
         r.index = i;
         r.device = devices_[slot];
@@ -63,13 +65,15 @@ std::vector<int> parse_device_list(const std::string& text, int available) {
     const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || v < 0)
       throw std::invalid_argument("--devices: '" + item + "' is not a device ordinal (use all or 0,1,...)");
-    if (v >= available)
-      throw std::invalid_argument("--devices: device " + item + " does not exist (" + std::to_string(available) +
-                                  " present)");
     if (!seen.insert(v).second) throw std::invalid_argument("--devices: device " + item + " listed twice");
     out.push_back(v);
     start = comma + 1;
   }
+  // Range last: a malformed list is a usage error on any machine.
+  for (int v : out)
+    if (v >= available)
+      throw std::out_of_range("--devices: device " + std::to_string(v) + " does not exist (" +
+                              std::to_string(available) + " present)");
   return out;
 }
 

@@ -30,6 +30,7 @@ struct DeviceLimits {
   bool from_preset = false;
 
   std::string cc() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+  friend bool operator==(const DeviceLimits&, const DeviceLimits&) = default;
 };
 
 // Presets: sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120.

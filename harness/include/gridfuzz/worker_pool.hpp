@@ -26,7 +26,10 @@ class WorkerPool {
   };
 
   // Runs every replay; `on_result` is called (under a lock, in completion order) once per case.
-  void run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result);
+  // Once `should_stop` (when given; called from every device's thread) returns true, no further
+  // case is started: the cases already running finish and are reported, the rest are not.
+  void run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
+           const std::function<bool()>& should_stop = {});
 
   const std::vector<int>& devices() const { return devices_; }
   int restarts() const;
@@ -36,7 +39,9 @@ class WorkerPool {
   std::vector<std::unique_ptr<WorkerClient>> workers_;
 };
 
-// "all" (with `available` devices), or "0,2,3" -> ordinals; throws std::invalid_argument.
+// "all" (with `available` devices), or "0,2,3" -> ordinals, in the order given. Throws
+// std::invalid_argument for a malformed or repeated item or "all" of none, std::out_of_range for
+// an ordinal >= available.
 std::vector<int> parse_device_list(const std::string& text, int available);
 
 }  // namespace gridfuzz

@@ -12,7 +12,9 @@
 #include <set>
 #include <thread>
 
+#include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
+#include "../../support/run_gridfuzz.hpp"
 
 namespace fs = std::filesystem;
 
@@ -90,4 +92,48 @@ TEST(SweepCli, KilledSweepResumesWithoutLosingOrDuplicatingRows) {
   for (const auto& r : resumed) got.insert(r.get("case_id"));
   for (const auto& r : full) want.insert(r.get("case_id"));
   EXPECT_EQ(got, want);
+}
+
+TEST(SweepCli, DevicesOptionErrorsAreClear) {
+  TempDir tmp;
+  const std::string csv = (tmp.path / "d.csv").string();
+  const std::pair<std::string, std::string> usage[] = {
+      {"--devices x", "'x' is not a device ordinal"},
+      {"--devices 0,0", "listed twice"},
+      {"--devices 0,,1", "'' is not a device ordinal"},
+      {"--devices 0 --device-preset sm_90", "excludes --device"},
+      {"--devices 0 --device 0", "excludes --device"},
+      {"--devices 0 --static", "excludes --static"},
+  };
+  for (const auto& [args, message] : usage) {
+    const auto r = gridfuzz::testing::run_gridfuzz("sweep gguf.moe_vec --cases 0 --csv " + csv + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
+  const auto absent = gridfuzz::testing::run_gridfuzz("sweep gguf.moe_vec --cases 0 --csv " + csv + " --devices 4095");
+  EXPECT_EQ(absent.exit_code, 3) << "a GPU that is not there is an environment error\n" << absent.output;
+  EXPECT_NE(absent.output.find("device 4095 does not exist"), std::string::npos) << absent.output;
+  EXPECT_FALSE(fs::exists(csv)) << "no CSV is started for a sweep that cannot run";
+}
+
+// "all" means every GPU present: none here is the static analysis (rows without a device_index),
+// on a GPU machine every row names one of its GPUs.
+TEST(SweepCli, DevicesAllRunsOnWhatIsThere) {
+  TempDir tmp;
+  ASSERT_EQ(wait_exit(spawn({GRIDFUZZ_BINARY, "sweep", "gguf.moe_vec", "--cases", "2", "--devices", "all", "--csv",
+                             "all.csv"},
+                            tmp.path)),
+            0);
+  const auto rows = gridfuzz::reports::read_csv(tmp.path / "all.csv").rows;
+  ASSERT_FALSE(rows.empty());
+  const int gpus = gridfuzz::device::device_count();
+  for (const auto& row : rows) {
+    if (gpus == 0) {
+      EXPECT_EQ(row.get("observed"), "static");
+      EXPECT_EQ(row.get("device_index"), "");
+    } else {
+      ASSERT_FALSE(row.get("device_index").empty()) << row.get("replay");
+      EXPECT_LT(std::stoi(row.get("device_index")), gpus);
+    }
+  }
 }

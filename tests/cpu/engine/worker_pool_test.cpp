@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -66,12 +67,33 @@ TEST(WorkerPool, AWorkerKilledOnceIsRestartedAndItsCaseRuns) {
   EXPECT_EQ(pool.restarts(), 1);
 }
 
+TEST(WorkerPool, NoCaseStartsAfterStopIsAsked) {
+  auto pool = make_pool({0, 1});
+  std::vector<std::string> cases;
+  for (int i = 0; i < 40; ++i) cases.push_back(replay("reply", i));
+  std::atomic<int> reported{0};
+  std::multiset<std::size_t> seen;
+  pool.run(
+      cases,
+      [&](const WorkerPool::Result& r) {
+        seen.insert(r.index);
+        ++reported;
+      },
+      [&] { return reported.load() >= 5; });
+  // Each device may have had one case running when the fifth result came in.
+  EXPECT_GE(seen.size(), 5u);
+  EXPECT_LE(seen.size(), 5u + pool.devices().size());
+  EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size()) << "a case reported twice";
+}
+
 TEST(WorkerPool, DeviceListParsing) {
   EXPECT_EQ(gridfuzz::parse_device_list("all", 3), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(gridfuzz::parse_device_list("2,0", 3), (std::vector<int>{2, 0}));
   EXPECT_THROW(gridfuzz::parse_device_list("all", 0), std::invalid_argument);
-  EXPECT_THROW(gridfuzz::parse_device_list("3", 3), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("3", 3), std::out_of_range);
   EXPECT_THROW(gridfuzz::parse_device_list("0,0", 3), std::invalid_argument);
+  EXPECT_THROW(gridfuzz::parse_device_list("5,5", 0), std::invalid_argument) << "malformed before absent";
+  EXPECT_THROW(gridfuzz::parse_device_list("0", 0), std::out_of_range);
   EXPECT_THROW(gridfuzz::parse_device_list("0,,1", 3), std::invalid_argument);
   EXPECT_THROW(gridfuzz::parse_device_list("-1", 3), std::invalid_argument);
 }

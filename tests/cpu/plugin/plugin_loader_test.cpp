@@ -22,13 +22,16 @@ TEST(PluginLoader, RegistersIntoTheGivenRegistryAndThePathReachesTheWorker) {
   EXPECT_TRUE(std::filesystem::path(loaded[0]).is_absolute());
   EXPECT_TRUE(std::filesystem::equivalent(loaded[0], GRIDFUZZ_SELFTEST_PLUGIN));
 
-  const auto argv = cli::worker_argv(cli::GlobalOptions{}, cli::EngineOptions{});
+  const auto argv = cli::worker_argv(cli::EngineOptions{}, 3);
   const auto plugin_flag = std::find(argv.begin(), argv.end(), "--plugin");
   const auto worker = std::find(argv.begin(), argv.end(), "worker");
   ASSERT_NE(plugin_flag, argv.end());
   ASSERT_NE(worker, argv.end());
   EXPECT_LT(plugin_flag, worker) << "global options go before the subcommand";
   EXPECT_EQ(*(plugin_flag + 1), loaded[0]);
+  const auto device_flag = std::find(argv.begin(), argv.end(), "--device");
+  ASSERT_NE(device_flag, argv.end());
+  EXPECT_EQ(*(device_flag + 1), "3") << "each worker serves the device it is started for";
 }
 
 TEST(PluginLoader, ErrorsAreTypedAndNameTheFile) {

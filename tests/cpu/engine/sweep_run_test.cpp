@@ -1,0 +1,182 @@
+// The sweep over several devices, simulated: the same cases, verdicts and minimal failing case as
+// on one device, every case run once on some device, and the rows merge into one CSV that says
+// which device ran each. The devices are threads taking cases from one queue; a row is the
+// model's prediction, except for an injected bug (the fixed moe_vec "fails" at tokens >= 1000) so
+// that the random property fails and rapidcheck shrinks it.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/reports/csv_reader.hpp"
+#include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/result_row.hpp"
+#include "session.hpp"
+#include "sweep_run.hpp"
+
+namespace gridfuzz::cli {
+namespace {
+
+bool injected_bug(const Case& c) {
+  return c.kernel == "gguf.moe_vec" && c.variant == "fixed" && c.params.get_int("tokens") >= 1000;
+}
+
+class SimulatedDevices : public CaseExecutor {
+ public:
+  SimulatedDevices(int devices, DeviceLimits limits) : devices_(devices), limits_(std::move(limits)) {}
+
+  void run(const std::vector<Case>& cases, const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
+           const std::function<bool()>& should_stop) override {
+    std::atomic<std::size_t> next{0};
+    std::mutex report;
+    std::vector<std::thread> threads;
+    for (int d = 0; d < devices_; ++d)
+      threads.emplace_back([&, d] {
+        for (std::size_t i = next++; i < cases.size(); i = next++) {
+          if (should_stop && should_stop()) break;
+          const Case& c = cases[i];
+          ++running_;
+          max_running_ = std::max(max_running_.load(), running_.load());
+          // 0-300 us, by case: completion order differs from input order.
+          std::this_thread::sleep_for(std::chrono::microseconds(std::hash<std::string>{}(c.id()) % 300));
+          RunContext ctx{"test-run", limits_.name, limits_.cc(), "", "", d};
+          reports::CsvRow row = to_row(predict_case(*builtin_registry().find(c.kernel), c, limits_), ctx);
+          if (injected_bug(c)) {
+            row.set("observed", "accept");
+            row.set("verdict", "fail:mismatch");
+          }
+          --running_;
+          std::lock_guard<std::mutex> lock(report);
+          ++runs_[c.id()];
+          on_row(c, row);
+        }
+      });
+    for (auto& t : threads) t.join();
+  }
+
+  std::map<std::string, int> runs_;  // case id -> times run
+  std::atomic<int> running_{0}, max_running_{0};
+
+ private:
+  int devices_;
+  DeviceLimits limits_;
+};
+
+std::vector<SweepTarget> targets_of(const std::vector<std::string>& names, const DeviceLimits& limits) {
+  std::vector<const Kernel*> kernels;
+  for (const auto& n : names) kernels.push_back(builtin_registry().find(n).get());
+  return plan_sweep(kernels, limits);
+}
+
+struct Outcome {
+  SweepSummary summary;
+  std::map<std::string, reports::CsvRow> rows;  // case id -> row
+};
+
+Outcome sweep_on(SimulatedDevices& devices, const std::vector<SweepTarget>& targets, const SweepSettings& s,
+                 std::map<std::string, reports::CsvRow> done = {}) {
+  Outcome o;
+  o.summary = run_sweep(targets, s, devices, std::move(done), [&](const reports::CsvRow& row) {
+    EXPECT_TRUE(o.rows.emplace(row.get("case_id"), row).second) << "row reported twice: " << row.get("replay");
+  });
+  return o;
+}
+
+std::map<std::string, std::string> verdicts(const Outcome& o) {
+  std::map<std::string, std::string> v;
+  for (const auto& [id, row] : o.rows) v[id] = row.get("verdict");
+  return v;
+}
+
+const DeviceLimits kH200 = *device_preset("sm_90");
+
+TEST(SweepRun, SeveralDevicesGiveTheSameVerdictsAndMinimalCaseAsOne) {
+  const auto targets = targets_of({"gguf.moe_vec", "affine.qmm"}, kH200);
+  const SweepSettings s{20, 3, 0};
+  SimulatedDevices one(1, kH200), three(3, kH200);
+  const Outcome a = sweep_on(one, targets, s);
+  const Outcome b = sweep_on(three, targets, s);
+
+  EXPECT_GT(a.rows.size(), 50u);
+  EXPECT_EQ(verdicts(a), verdicts(b));
+  EXPECT_EQ(a.summary.by_verdict, b.summary.by_verdict);
+  EXPECT_EQ(a.summary.ran, a.rows.size());
+  EXPECT_GT(a.summary.by_verdict.at("static"), 0);
+
+  // The injected bug is found and shrunk to the same minimal case: the smallest failing tokens.
+  ASSERT_EQ(a.summary.minimal_failures.size(), 1u);
+  ASSERT_EQ(b.summary.minimal_failures.size(), 1u);
+  EXPECT_EQ(a.summary.minimal_failures[0].id(), b.summary.minimal_failures[0].id());
+  EXPECT_EQ(a.summary.minimal_failures[0].params.get_int("tokens"), 1000);
+  EXPECT_FALSE(b.summary.failures.empty());
+
+  for (const auto& [id, n] : three.runs_) EXPECT_EQ(n, 1) << id << " ran " << n << " times";
+  EXPECT_GE(three.max_running_.load(), 2) << "the simulated devices never ran cases at the same time";
+  std::set<std::string> used;
+  for (const auto& [id, row] : b.rows) used.insert(row.get("device_index"));
+  EXPECT_EQ(used, (std::set<std::string>{"0", "1", "2"}));
+}
+
+TEST(SweepRun, MergedRowsMakeOneCsvWithTheDeviceOfEachRow) {
+  const auto path = std::filesystem::temp_directory_path() / ("gridfuzz-merged-" + std::to_string(getpid()) + ".csv");
+  std::filesystem::remove(path);
+  const auto targets = targets_of({"gguf.mmvq", "gguf.quantize_q8_1"}, kH200);
+  SimulatedDevices devices(4, kH200);
+  SweepSummary summary;
+  {
+    reports::CsvWriter csv(path);
+    summary = run_sweep(targets, SweepSettings{10, 1, 0}, devices, {}, [&](const reports::CsvRow& row) { csv.write(row); });
+  }
+  const auto rows = reports::read_rows(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(rows.size(), summary.ran);
+  std::set<std::string> ids;
+  std::map<std::string, int> per_device;
+  for (const auto& row : rows) {
+    EXPECT_TRUE(ids.insert(row.get("case_id")).second) << "duplicate row " << row.get("replay");
+    ++per_device[row.get("device_index")];
+  }
+  EXPECT_EQ(per_device.size(), 4u) << "every device ran some case";
+  for (const auto& [d, n] : per_device) EXPECT_TRUE(d == "0" || d == "1" || d == "2" || d == "3") << d;
+}
+
+TEST(SweepRun, FinishedRowsAreNotRunAgain) {
+  const auto targets = targets_of({"gguf.moe_vec"}, kH200);
+  const SweepSettings s{15, 5, 0};
+  SimulatedDevices first(2, kH200);
+  const Outcome full = sweep_on(first, targets, s);
+
+  // Keep every other row, as if a sweep had been killed half way; the rest runs, once.
+  std::map<std::string, reports::CsvRow> half;
+  bool keep = true;
+  for (const auto& [id, row] : full.rows) {
+    if (keep) half.emplace(id, row);
+    keep = !keep;
+  }
+  SimulatedDevices second(2, kH200);
+  const Outcome resumed = sweep_on(second, targets, s, half);
+  EXPECT_EQ(resumed.summary.reused, half.size());
+  EXPECT_EQ(resumed.summary.ran + half.size(), full.rows.size());
+  for (const auto& [id, row] : half) EXPECT_FALSE(second.runs_.contains(id)) << id << " ran again";
+  EXPECT_EQ(resumed.summary.by_verdict, full.summary.by_verdict);
+  EXPECT_EQ(resumed.summary.minimal_failures.size(), full.summary.minimal_failures.size());
+}
+
+TEST(SweepRun, ATimeBudgetStopsStartingCases) {
+  const auto targets = targets_of({"gguf.moe_vec", "affine.qmm", "gguf.mmvq"}, kH200);
+  SimulatedDevices all(2, kH200), cut(2, kH200);
+  const Outcome whole = sweep_on(all, targets, SweepSettings{10, 1, 0});
+  const Outcome part = sweep_on(cut, targets, SweepSettings{10, 1, 1e-3});
+  EXPECT_FALSE(whole.summary.budget_hit);
+  EXPECT_TRUE(part.summary.budget_hit);
+  EXPECT_LT(part.rows.size(), whole.rows.size());
+  for (const auto& [id, row] : part.rows) EXPECT_EQ(row.get("verdict"), whole.rows.at(id).get("verdict"));
+}
+
+}  // namespace
+}  // namespace gridfuzz::cli
