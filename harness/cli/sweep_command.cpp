@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <map>
 
@@ -76,11 +77,18 @@ std::string join_devices(const std::vector<int>& devices) {
   return out;
 }
 
-// Moves an existing report aside (never overwrites what a run wrote).
+// Moves an existing report aside as <file>.<its mtime, UTC>.bak (never overwrites what a run
+// wrote; a second set-aside within the same second gets a counter).
 void set_aside(const std::string& path) {
   if (!std::filesystem::exists(path)) return;
-  const auto stamp = std::filesystem::last_write_time(path).time_since_epoch().count();
-  const std::string backup = path + "." + std::to_string(stamp) + ".bak";
+  const auto mtime = std::chrono::file_clock::to_sys(std::filesystem::last_write_time(path));
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::floor<std::chrono::seconds>(mtime));
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &utc);
+  std::string backup = path + "." + stamp + ".bak";
+  for (int n = 2; std::filesystem::exists(backup); ++n) backup = path + "." + stamp + "-" + std::to_string(n) + ".bak";
   std::filesystem::rename(path, backup);
   std::cout << "note: the existing " << path << " was moved to " << backup << " (use --resume to continue it)\n";
 }

@@ -137,3 +137,19 @@ TEST(SweepCli, DevicesAllRunsOnWhatIsThere) {
     }
   }
 }
+
+// A sweep without --resume never overwrites an earlier report: it is moved aside, each time to a
+// new name (the file's mtime, then a counter).
+TEST(SweepCli, AnEarlierReportIsMovedAsideNeverOverwritten) {
+  TempDir tmp;
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(wait_exit(spawn(sweep_args("r.csv", 0, false), tmp.path)), 0);
+  std::vector<fs::path> backups;
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    if (e.path().extension() == ".bak") backups.push_back(e.path());
+  ASSERT_EQ(backups.size(), 2u);
+  const auto rows = gridfuzz::reports::read_csv(tmp.path / "r.csv").rows.size();
+  for (const auto& b : backups) {
+    EXPECT_EQ(b.filename().string().rfind("r.csv.20", 0), 0u) << b;
+    EXPECT_EQ(gridfuzz::reports::read_csv(b).rows.size(), rows) << b;
+  }
+}
