@@ -3,6 +3,7 @@
 #include <rapidcheck.h>
 
 #include <chrono>
+#include <exception>
 #include <optional>
 #include <set>
 
@@ -114,14 +115,23 @@ class SweepRun {
 
   void confirm(const SweepTarget& t) {
     std::optional<Case> last_failing;  // shrinking only moves to failing cases: the last is minimal
+    // Rapidcheck would take an exception from the property for a failing case and shrink on: keep
+    // it out of rapidcheck, run nothing more, and rethrow it once the check returns.
+    std::exception_ptr run_error;
     const auto result = check_random_shapes(t, s_, [&](const Case& c) -> std::string {
+      if (run_error) return "";
       auto it = done_.find(c.id());
       if (it == done_.end()) {
         if (out_of_time()) {
           summary_.budget_hit = true;
           return "";
         }
-        executor_.run({c}, [&](const Case& ran, const reports::CsvRow& row) { take(ran, row); }, {});
+        try {
+          executor_.run({c}, [&](const Case& ran, const reports::CsvRow& row) { take(ran, row); }, {});
+        } catch (...) {
+          run_error = std::current_exception();
+          return "";
+        }
         it = done_.find(c.id());
         if (it == done_.end()) return "";
       } else {
@@ -131,6 +141,7 @@ class SweepRun {
       if (is_failure(verdict)) last_failing = c;
       return verdict;
     });
+    if (run_error) std::rethrow_exception(run_error);
     const std::string target = t.kernel->name() + " " + t.variant;
     rc::detail::GaveUpResult gave_up;
     rc::detail::Error error;

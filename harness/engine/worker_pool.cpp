@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <exception>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -25,28 +26,39 @@ int WorkerPool::restarts() const {
 void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
                      const std::function<bool()>& should_stop) {
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr first_error;
   std::mutex report;
   std::vector<std::thread> threads;
   for (std::size_t slot = 0; slot < workers_.size(); ++slot) {
     threads.emplace_back([&, slot] {
-      for (std::size_t i = next++; i < replays.size(); i = next++) {
-        if (should_stop && should_stop()) break;
-        Result r;
-        r.index = i;
-        r.device = devices_[slot];
-        r.reply = workers_[slot]->run(replays[i]);
-        // A worker that died without a word may have been killed from outside: give the case one
-        // more chance on a fresh worker before recording the crash. Timeouts are not retried.
-        if (r.reply.status == WorkerReply::Status::crashed) {
+      try {
+        for (std::size_t i = next++; i < replays.size(); i = next++) {
+          if (failed || (should_stop && should_stop())) break;
+          Result r;
+          r.index = i;
+          r.device = devices_[slot];
           r.reply = workers_[slot]->run(replays[i]);
-          r.attempts = 2;
+          // A worker that died without a word may have been killed from outside: give the case one
+          // more chance on a fresh worker before recording the crash. Timeouts are not retried.
+          if (r.reply.status == WorkerReply::Status::crashed) {
+            r.reply = workers_[slot]->run(replays[i]);
+            r.attempts = 2;
+          }
+          std::lock_guard<std::mutex> lock(report);
+          if (failed) break;
+          on_result(r);
         }
+      } catch (...) {
+        // An error here (a row that cannot be written, a worker that cannot start) ends the run
+        // for every device and reaches the caller; thrown out of a thread it would end the process.
         std::lock_guard<std::mutex> lock(report);
-        on_result(r);
+        if (!failed.exchange(true)) first_error = std::current_exception();
       }
     });
   }
   for (auto& t : threads) t.join();
+  if (first_error) std::rethrow_exception(first_error);
 }
 
 std::vector<int> parse_device_list(const std::string& text, int available) {

@@ -28,6 +28,8 @@ class WorkerPool {
   // Runs every replay; `on_result` is called (under a lock, in completion order) once per case.
   // Once `should_stop` (when given; called from every device's thread) returns true, no further
   // case is started: the cases already running finish and are reported, the rest are not.
+  // An exception from `on_result` or a worker stops every device; run() rethrows the first one
+  // once all threads have stopped.
   void run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
            const std::function<bool()>& should_stop = {});
 

@@ -34,6 +34,7 @@ class SimulatedDevices : public CaseExecutor {
            const std::function<bool()>& should_stop) override {
     std::atomic<std::size_t> next{0};
     std::mutex report;
+    std::exception_ptr error;
     std::vector<std::thread> threads;
     for (int d = 0; d < devices_; ++d)
       threads.emplace_back([&, d] {
@@ -52,11 +53,17 @@ class SimulatedDevices : public CaseExecutor {
           }
           --running_;
           std::lock_guard<std::mutex> lock(report);
+          if (error) break;
           ++runs_[c.id()];
-          on_row(c, row);
+          try {
+            on_row(c, row);
+          } catch (...) {
+            error = std::current_exception();
+          }
         }
       });
     for (auto& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
   }
 
   std::map<std::string, int> runs_;  // case id -> times run
@@ -165,6 +172,25 @@ TEST(SweepRun, FinishedRowsAreNotRunAgain) {
   for (const auto& [id, row] : half) EXPECT_FALSE(second.runs_.contains(id)) << id << " ran again";
   EXPECT_EQ(resumed.summary.by_verdict, full.summary.by_verdict);
   EXPECT_EQ(resumed.summary.minimal_failures.size(), full.summary.minimal_failures.size());
+}
+
+// A row that cannot be written (disk full) ends the sweep with that error, also while rapidcheck
+// shrinks (where an exception would otherwise count as one more failing case).
+TEST(SweepRun, AnErrorWhileWritingReachesTheCaller) {
+  const auto targets = targets_of({"gguf.moe_vec"}, kH200);
+  const SweepSettings s{20, 3, 0};
+  SimulatedDevices probe(1, kH200);
+  const std::size_t planned = sweep_on(probe, targets, s).rows.size();
+  for (const std::size_t fail_at : {std::size_t{5}, planned - 1}) {  // in the batch; while shrinking
+    SimulatedDevices devices(2, kH200);
+    std::size_t written = 0;
+    EXPECT_THROW(run_sweep(targets, s, devices, {},
+                           [&](const reports::CsvRow&) {
+                             if (++written == fail_at) throw std::runtime_error("disk full");
+                           }),
+                 std::runtime_error)
+        << "failing at row " << fail_at;
+  }
 }
 
 TEST(SweepRun, ATimeBudgetStopsStartingCases) {

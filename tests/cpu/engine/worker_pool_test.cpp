@@ -86,6 +86,19 @@ TEST(WorkerPool, NoCaseStartsAfterStopIsAsked) {
   EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size()) << "a case reported twice";
 }
 
+TEST(WorkerPool, AnErrorInOneDevicesThreadReachesTheCaller) {
+  auto pool = make_pool({0, 1});
+  std::vector<std::string> cases;
+  for (int i = 0; i < 40; ++i) cases.push_back(replay("reply", i));
+  int reported = 0;
+  EXPECT_THROW(pool.run(cases,
+                        [&](const WorkerPool::Result&) {
+                          if (++reported == 3) throw std::runtime_error("disk full");
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(reported, 3) << "no result is reported after the error";
+}
+
 TEST(WorkerPool, DeviceListParsing) {
   EXPECT_EQ(gridfuzz::parse_device_list("all", 3), (std::vector<int>{0, 1, 2}));
   EXPECT_EQ(gridfuzz::parse_device_list("2,0", 3), (std::vector<int>{2, 0}));
