@@ -76,8 +76,7 @@ static SelectedLimits limits_of(const std::vector<int>& devices) {
 }
 
 Session::Session(const GlobalOptions& global, const EngineOptions& options, std::vector<int> devices)
-    : global_(global),
-      options_(options),
+    : options_(options),
       limits_(devices.empty() ? select_limits(global.device) : limits_of(devices)),
       devices_(std::move(devices)) {
   if (devices_.empty() && limits_.on_device) devices_.push_back(limits_.ordinal);

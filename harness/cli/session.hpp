@@ -66,7 +66,6 @@ class Session : public CaseExecutor {
   reports::CsvRow row_without_reply(const Case& c, const std::string& observed, int device);
   reports::CsvRow row_of_reply(const Case& c, WorkerReply reply, int device);
 
-  GlobalOptions global_;
   EngineOptions options_;
   SelectedLimits limits_;
   std::vector<int> devices_;
