@@ -55,11 +55,7 @@ class BlockThreads final : public Kernel {
   }
   // The same kernel over groups of at most 64 heads.
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    const std::uint64_t heads = p.get_u64("heads");
-    std::vector<SplitPiece> pieces;
-    for (std::uint64_t h = 0; h < heads; h += kMaxHeadsPerBlock)
-      pieces.push_back({"heads", h, std::min(heads, h + kMaxHeadsPerBlock)});
-    return pieces;
+    return pieces_of("heads", p.get_u64("heads"), kMaxHeadsPerBlock);
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "one fma per element: bit-exact"};
@@ -74,10 +70,7 @@ class BlockThreads final : public Kernel {
     unsigned heads = static_cast<unsigned>(p.get_u64("heads")), begin = 0, end = heads;
     void* args[] = {&x, &y, &heads, &begin, &end};
     const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(function<false>(), l, args, stream);
-    else
-      launcher.launch_checked(function<true>(), l, args, stream);
+    launch_variant(launcher, variant, function<false>(), function<true>(), l, args, stream);
   }
   void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
                               device::Launcher& launcher, CUstream stream) const override {

@@ -56,11 +56,7 @@ class DroppedRows final : public Kernel {
   }
   std::uint64_t bytes_moved(const Params& p) const override { return 8 * p.get_u64("rows") * p.get_u64("cols"); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    const std::uint64_t rows = p.get_u64("rows");
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += limits.max_grid_y)
-      pieces.push_back({"rows", r0, std::min(rows, r0 + limits.max_grid_y)});
-    return pieces;
+    return pieces_of("rows", p.get_u64("rows"), limits.max_grid_y);
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
@@ -75,10 +71,7 @@ class DroppedRows final : public Kernel {
     std::uint64_t cols = p.get_u64("cols"), rows = p.get_u64("rows");
     void* args[] = {&x, &y, &cols, &rows};
     const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(function<false>(), l, args, stream);
-    else
-      launcher.launch_checked(function<true>(), l, args, stream);
+    launch_variant(launcher, variant, function<false>(), function<true>(), l, args, stream);
   }
   void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
                               device::Launcher& launcher, CUstream stream) const override {

@@ -61,11 +61,7 @@ class FlatIndexYZ final : public Kernel {
   }
   std::uint64_t bytes_moved(const Params& p) const override { return 8 * p.get_u64("rows") * p.get_u64("cols"); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    const std::uint64_t rows = p.get_u64("rows");
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += limits.max_grid_z)
-      pieces.push_back({"rows", r0, std::min(rows, r0 + limits.max_grid_z)});
-    return pieces;
+    return pieces_of("rows", p.get_u64("rows"), limits.max_grid_z);
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "one fma per element, no reduction: bit-exact"};

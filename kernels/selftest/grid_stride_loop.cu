@@ -67,10 +67,7 @@ class GridStrideLoop final : public Kernel {
   }
   std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("n"); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    const std::uint64_t n = p.get_u64("n");
-    std::vector<SplitPiece> pieces;
-    for (std::uint64_t b = 0; b < n; b += kReferencePiece) pieces.push_back({"n", b, std::min(n, b + kReferencePiece)});
-    return pieces;
+    return pieces_of("n", p.get_u64("n"), kReferencePiece);
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "a pure function of the element index: bit-exact"};
@@ -83,10 +80,7 @@ class GridStrideLoop final : public Kernel {
     std::uint64_t base = 0;
     void* args[] = {&y, &n, &base};
     const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(function<true>(), l, args, stream);
-    else
-      launcher.launch_checked(function<false>(), l, args, stream);
+    launch_variant(launcher, variant, function<true>(), function<false>(), l, args, stream);
   }
   void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
                               device::Launcher& launcher, CUstream stream) const override {

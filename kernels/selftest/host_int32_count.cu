@@ -72,10 +72,7 @@ class HostInt32Count final : public Kernel {
   }
   std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("rows") * p.get_u64("cols"); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    std::vector<SplitPiece> pieces;
-    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    for (std::uint64_t b = 0; b < n; b += kReferencePiece) pieces.push_back({"elements", b, std::min(n, b + kReferencePiece)});
-    return pieces;
+    return pieces_of("elements", p.get_u64("rows") * p.get_u64("cols"), kReferencePiece);
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "a pure function of the element index: bit-exact"};

@@ -57,10 +57,8 @@ class Int32OffsetFault final : public Kernel {
   }
   std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("rows") * p.get_u64("cols"); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    const std::uint64_t rows = p.get_u64("rows"), per_piece = std::max<std::uint64_t>(1, (1ull << 31) / p.get_u64("cols"));
-    std::vector<SplitPiece> pieces;
-    for (std::uint64_t r = 0; r < rows; r += per_piece) pieces.push_back({"rows", r, std::min(rows, r + per_piece)});
-    return pieces;
+    // Rows per piece: its offsets stay below 2^31 (int32 is exact there).
+    return pieces_of("rows", p.get_u64("rows"), std::max<std::uint64_t>(1, (1ull << 31) / p.get_u64("cols")));
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
     return {true, 0, 0, "a pure function of the element index: bit-exact"};
@@ -73,10 +71,7 @@ class Int32OffsetFault final : public Kernel {
     std::uint64_t row_base = 0;
     void* args[] = {&y, &cols, &row_base};
     const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(function<true>(), l, args, stream);
-    else
-      launcher.launch_checked(function<false>(), l, args, stream);
+    launch_variant(launcher, variant, function<true>(), function<false>(), l, args, stream);
   }
   void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
                               device::Launcher& launcher, CUstream stream) const override {

@@ -3,9 +3,12 @@
 // the same values on host and device, and the fills that write them.
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/kernel.hpp"
 
 #if defined(__CUDACC__)
@@ -39,6 +42,23 @@ GRIDFUZZ_SELFTEST_HD inline std::uint32_t word_at(std::uint64_t i, std::uint64_t
 void fill_bytes(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
 void fill_floats(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
 void fill_words(CUdeviceptr data, std::uint64_t n, std::uint64_t seed, CUstream stream);
+
+// The split reference's pieces: [0, total) along `axis`, `per_piece` at a time (the last one shorter).
+inline std::vector<SplitPiece> pieces_of(const std::string& axis, std::uint64_t total, std::uint64_t per_piece) {
+  std::vector<SplitPiece> pieces;
+  for (std::uint64_t b = 0; b < total; b += per_piece) pieces.push_back({axis, b, std::min(total, b + per_piece)});
+  return pieces;
+}
+
+// The production launch of a variant: `legacy` as upstream launches it (unchecked: a refusal is
+// only recorded, and the output is whatever it is), the fixed twin through launch_checked.
+inline void launch_variant(device::Launcher& launcher, const std::string& variant, const device::Function& legacy,
+                           const device::Function& fixed, const LaunchSpec& spec, void** args, CUstream stream) {
+  if (variant == "legacy")
+    launcher.launch(legacy, spec, args, stream);
+  else
+    launcher.launch_checked(fixed, spec, args, stream);
+}
 
 // A deterministic sequence of sample positions for CPU references.
 struct SampleSequence {
