@@ -1,5 +1,5 @@
-// selftest.block_threads: block = (16, heads), one thread row per head (BUG-CLASSES.md B.7: LMCache
-// #4154 KV transfer, tokenspeed merge_state). From heads = 65 the block has more than 1024
+// selftest.block_threads: block = (16, heads), one thread row per head (docs/BUG-CLASSES.md, "B.7":
+// LMCache #4154 KV transfer, tokenspeed merge_state). From heads = 65 the block has more than 1024
 // threads and the launch is refused. The fixed twin caps block.y at 64 and loops over heads.
 #include <algorithm>
 

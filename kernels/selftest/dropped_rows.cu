@@ -1,8 +1,9 @@
-// selftest.dropped_rows: the silent version of the grid.y limit (BUG-CLASSES.md B.2; rocBLAS
-// PR #9184, and every "clamp y" fix without its loop). The legacy launcher keeps grid.y within the
-// device limit by clamping it, but the kernel still takes its row from blockIdx.y alone: the launch
-// is accepted, returns no error, and rows from 65535 on are never written. No launch record shows
-// it; only the poisoned output that survives does (unwritten). The fixed twin loops over rows.
+// selftest.dropped_rows: the silent version of the grid.y limit (docs/BUG-CLASSES.md, "B.2";
+// rocBLAS PR #9184, and every "clamp y" fix without its loop). The legacy launcher keeps grid.y
+// within the device limit by clamping it, but the kernel still takes its row from blockIdx.y alone:
+// the launch is accepted, returns no error, and rows from 65535 on are never written. No launch
+// record shows it; only the poisoned output that survives does (unwritten). The fixed twin loops
+// over rows.
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"

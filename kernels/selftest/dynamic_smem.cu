@@ -1,5 +1,5 @@
-// selftest.dynamic_smem: a row cached in dynamic shared memory, cols * 4 bytes (BUG-CLASSES.md B.8:
-// FlashInfer FusedAddRMSNorm #718, argsort #2361, DeepEP). Variants:
+// selftest.dynamic_smem: a row cached in dynamic shared memory, cols * 4 bytes
+// (docs/BUG-CLASSES.md, "B.8": FlashInfer FusedAddRMSNorm #718, argsort #2361, DeepEP). Variants:
 //   legacy  never opts in: refused above 48 KiB (cols > 12288)
 //   optin   opts in, no fallback: refused above the opt-in maximum (232,448 B on sm_90: cols > 58112)
 //   fixed   opts in when it must, and past the maximum reads the row from global memory

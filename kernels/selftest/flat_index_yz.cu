@@ -1,6 +1,6 @@
-// selftest.flat_yz: the most common bug class (BUG-CLASSES.md B.1). A row-wise kernel puts the
-// row index on grid.z, so more than 65535 rows are refused; the legacy launcher never checks, so
-// the output is silently left unwritten. The fixed twin puts rows on grid.x.
+// selftest.flat_yz: the most common bug class (docs/BUG-CLASSES.md, "B.1"). A row-wise kernel puts
+// the row index on grid.z, so more than 65535 rows are refused; the legacy launcher never checks,
+// so the output is silently left unwritten. The fixed twin puts rows on grid.x.
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"

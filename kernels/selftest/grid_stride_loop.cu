@@ -1,6 +1,6 @@
 // selftest.grid_stride_loop: `for (int i = ...; i < n; i += blockDim.x * gridDim.x)` with a capped
-// grid (BUG-CLASSES.md B.6: CUDA_KERNEL_LOOP #24818, randint #141613, cuDF #10344). n fits in
-// int32, but once n - 1 + stride >= 2^31 the last step of the loop overflows: i goes negative,
+// grid (docs/BUG-CLASSES.md, "B.6": CUDA_KERNEL_LOOP #24818, randint #141613, cuDF #10344). n fits
+// in int32, but once n - 1 + stride >= 2^31 the last step of the loop overflows: i goes negative,
 // is still < n, and the kernel writes below its output (illegal address). The first failing n is
 // 2^31 - stride + 1, just below 2^31, which checks of "n >= 2^31" miss. Fixed: a 64-bit counter.
 #include <algorithm>

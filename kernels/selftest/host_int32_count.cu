@@ -1,6 +1,6 @@
 // selftest.host_int32: an element count and block count worked out in int32 on the host
-// (BUG-CLASSES.md B.3; bitsandbytes #1782, candle #3604, multi_tensor_apply). The legacy launcher
-// does what the upstream code does:
+// (docs/BUG-CLASSES.md, "B.3"; bitsandbytes #1782, candle #3604, multi_tensor_apply). The legacy
+// launcher does what the upstream code does:
 //     int n = rows * cols;  int blocks = (n + 255) / 256;  kernel<<<blocks, 256>>>(y, n);
 // so from n + 255 >= 2^31 the block count is negative (a grid.x over 2^31-1 once converted to
 // unsigned: refused), at n = 2^32 it is 0 (grid.zero: refused), and just past 2^32 it is small and

@@ -1,8 +1,8 @@
-// selftest.int32_offset_fault: `int off = row * cols + col` on a store (BUG-CLASSES.md B.4, the
-// faulting form: nll_loss2d #190139, Gather #28108, LoRA punica). Past 2^31 the offset goes
-// negative and the kernel writes up to 2 GiB below its output, where nothing of the case is
-// mapped: an illegal address, sticky for the context (gridfuzz's worker process absorbs it). The
-// output is the only buffer of the case, so the wrap cannot land in one of ours. Fixed: 64 bits.
+// selftest.int32_offset_fault: `int off = row * cols + col` on a store (docs/BUG-CLASSES.md, "B.4",
+// the faulting form: nll_loss2d #190139, Gather #28108, LoRA punica). Past 2^31 the offset goes
+// negative and the kernel writes up to 2 GiB below its output, where nothing of the case is mapped:
+// an illegal address, sticky for the context (gridfuzz's worker process absorbs it). The output is
+// the only buffer of the case, so the wrap cannot land in one of ours. Fixed: 64 bits.
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"

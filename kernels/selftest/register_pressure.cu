@@ -1,8 +1,8 @@
 // selftest.register_pressure: a kernel without __launch_bounds__ that uses more than 64 registers
-// per thread, launched at the block size the caller asks for (BUG-CLASSES.md B.9: UCC #1166,
-// finufft #386, CCCL #6532). It is built with __maxnreg__(72) so its register count is known
-// (kLegacyRegisters; ptxas reports 72 for sm_90 and sm_100; a different count moves the boundary
-// the GPU self-test observes, so it cannot go unnoticed): registers are allocated per
+// per thread, launched at the block size the caller asks for (docs/BUG-CLASSES.md, "B.9":
+// UCC #1166, finufft #386, CCCL #6532). It is built with __maxnreg__(72) so its register count is
+// known (kLegacyRegisters; ptxas reports 72 for sm_90 and sm_100; a different count moves the
+// boundary the GPU self-test observes, so it cannot go unnoticed): registers are allocated per
 // warp in units of 256 and warps in groups of 4, so 72 registers allow 28 warps (896 threads) and
 // 897 threads need 73,728 > 65,536: refused ("too many resources requested for launch").
 // The fixed twin is the same code with __launch_bounds__(1024): at most 64 registers, any block.

@@ -1,9 +1,10 @@
 #pragma once
-// The row-sum kernel behind selftest.int32_offset and selftest.uint32_offset (BUG-CLASSES.md B.4,
-// B.5): sums[row] = the sum of the row's bytes, read at `row * cols + col` computed in the offset
-// type the code declares. A wrapped read offset lands in valid memory (the neighbouring layer of
-// the same arena for int32, the first rows for uint32), so every output is written, with wrong
-// values, and nothing raises: only the split-batch compare sees it (mismatch).
+// The row-sum kernel behind selftest.int32_offset and selftest.uint32_offset
+// (docs/BUG-CLASSES.md, "B.4", "B.5"): sums[row] = the sum of the row's bytes, read at
+// `row * cols + col` computed in the offset type the code declares. A wrapped read offset lands in
+// valid memory (the neighbouring layer of the same arena for int32, the first rows for uint32), so
+// every output is written, with wrong values, and nothing raises: only the split-batch compare sees
+// it (mismatch).
 #include <algorithm>
 #include <string>
 

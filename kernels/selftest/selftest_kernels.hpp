@@ -1,5 +1,5 @@
 #pragma once
-// Self-test kernels: one per bug class of BUG-CLASSES.md section B, each with a fixed twin. They
+// Self-test kernels: one per bug class of docs/BUG-CLASSES.md, each with a fixed twin. They
 // use the public plugin API only and are built twice from the same sources: as the plugin
 // libgridfuzz_selftest.so (`gridfuzz --plugin`), and as a static library for tests that call the
 // adapters directly.

@@ -1,7 +1,7 @@
 #pragma once
 // The trigger of every self-test kernel: where its legacy variant must first fail, on an sm_90
 // device (H200), and how gridfuzz must see it. This is the specification the CPU tests hold the
-// model to and the GPU tests hold the device run to (BUG-CLASSES.md section B gives the shapes).
+// model to and the GPU tests hold the device run to (docs/BUG-CLASSES.md gives the shapes).
 #include <cstdint>
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
-// selftest.uint32_offset: `unsigned off = row * cols + col` (BUG-CLASSES.md B.5: softmax #84144,
-// FlashInfer top-k #2937, arange #197673). Past 2^32 the offset wraps to the first rows of the
-// same tensor: every output is written, silently wrong (mismatch). 2^32 bytes of input: 4 GiB.
+// selftest.uint32_offset: `unsigned off = row * cols + col` (docs/BUG-CLASSES.md, "B.5": softmax
+// #84144, FlashInfer top-k #2937, arange #197673). Past 2^32 the offset wraps to the first rows of
+// the same tensor: every output is written, silently wrong (mismatch). 2^32 bytes of input: 4 GiB.
 // The fixed twin computes the offset in 64 bits.
 #include "row_sums.cuh"
 

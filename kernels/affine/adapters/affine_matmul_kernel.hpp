@@ -32,7 +32,8 @@ class AffineMatmulKernel : public Kernel {
  protected:
   // Axes both kernels have: cols, bits, group_size, dtype.
   static std::vector<AxisSpec> quantization_axes();
-  // Constraints on those axes and on n (the qmm_sm80 conditions of KERNELS.md 4.2), or why not.
+  // Constraints on those axes and on n (the qmm_sm80 conditions of
+  // docs/KERNELS.md, "MLX dispatch"), or why not.
   static std::optional<std::string> check_matmul(const MatmulShape& s);
   // Fills bits, group_size, dtype and k from the shared axes.
   static void read_quantization(const Params& p, MatmulShape& s);

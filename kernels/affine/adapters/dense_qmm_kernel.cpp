@@ -1,5 +1,6 @@
 // affine.qmm: the dense LM head, out[T, V] = x[T, K] * dequant(w[V, K])^T (one weight matrix,
-// broadcast over the batch). Upstream's int32 M*N makes tokens*vocab >= 2^31 fail (KERNELS.md 5).
+// broadcast over the batch). Upstream's int32 M*N makes tokens*vocab >= 2^31 fail
+// (docs/KERNELS.md, "Boundary formulas").
 #include "affine_matmul_kernel.hpp"
 #include "gridfuzz/affine/register.hpp"
 

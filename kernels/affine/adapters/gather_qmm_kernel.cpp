@@ -1,6 +1,7 @@
-// affine.gather_qmm: the MoE expert matmul in mlx-lm's sorted form (KERNELS.md 4.4): one slice per
-// (token, expert) pair with M = 1, l = tokens*top_k slices on grid.z, lhs index = pair / top_k,
-// rhs index = the pair's expert. Upstream puts l on grid.z, so tokens*top_k > 65535 is refused.
+// affine.gather_qmm: the MoE expert matmul in mlx-lm's sorted form
+// (docs/KERNELS.md, "mlx-lm gather_qmm"): one slice per (token, expert) pair with M = 1,
+// l = tokens*top_k slices on grid.z, lhs index = pair / top_k, rhs index = the pair's expert.
+// Upstream puts l on grid.z, so tokens*top_k > 65535 is refused.
 #include "affine_matmul_kernel.hpp"
 #include "gridfuzz/affine/register.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // qmv / gather_qmv: one warp per output column (weight row), block (32, 8) = 8 columns, grid
-// (ceil(n/8), m, l): token row y on grid.y, batch slice on grid.z (KERNELS.md 4.3).
+// (ceil(n/8), m, l): token row y on grid.y, batch slice on grid.z (docs/KERNELS.md, "MLX qmv").
 //
 // Each lane walks K in chunks of 16 elements (weights <= 4-bit) or 8 (8-bit). Inside a chunk the
 // products are accumulated in the activation type for weights below 8 bits and in float for

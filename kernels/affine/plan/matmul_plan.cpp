@@ -54,7 +54,7 @@ AffineLaunch make_launch(MatmulPath path, const MatmulShape& s, Variant variant,
 }
 
 // The largest value of each offset both kernels form, for a launch of `slices` batch slices of
-// `rows` rows (KERNELS.md 4.3):
+// `rows` rows (docs/KERNELS.md, "MLX kernel geometry"):
 //   out:    batch*(m*n) + row*n + col
 //   x:      a_batch*(m*k) + row*k + col, a_batch = batch (dense) or lhs[batch] < x_batches (gather)
 //   w:      b_batch*(n*kw) + col*kw + word, b_batch = 0 (dense, broadcast) or rhs[batch] < experts

@@ -1,5 +1,6 @@
-// Dequantization per KERNELS.md 2.3, computed in float64 (exact for every format here: each value
-// is a half times integers, at most 25 significant bits). The float overload rounds once.
+// Dequantization per docs/KERNELS.md, "GGUF dequantization", computed in float64 (exact for every
+// format here: each value is a half times integers, at most 25 significant bits). The float
+// overload rounds once.
 #include "gridfuzz/gguf/dequantize.hpp"
 
 #include <bit>

@@ -1,16 +1,17 @@
 #pragma once
 // Device code: the contribution of one lane to one weight block's dot product with the q8_1
-// activation blocks it covers (KERNELS.md 2.5). Integer dots of weight quants with q8_1 quants
-// (__dp4a, four int8 products per instruction), then the block's scales in fp32.
+// activation blocks it covers (docs/KERNELS.md, "GGUF dot product"). Integer dots of weight quants
+// with q8_1 quants (__dp4a, four int8 products per instruction), then the block's scales in fp32.
 //
-// Lane mapping (KERNELS.md 3.3): lanes_per_block(t) = QI/VDR lanes share one block; `slot` in
-// [0, lanes_per_block) says which part of it this lane takes. Each slot's part is fixed, so an
-// output element's arithmetic never depends on the grid: big and split launches are bit-equal.
+// Lane mapping (docs/KERNELS.md, "vLLM moe_vec"): lanes_per_block(t) = QI/VDR lanes share one
+// block; `slot` in [0, lanes_per_block) says which part of it this lane takes. Each slot's part is
+// fixed, so an output element's arithmetic never depends on the grid: big and split launches are
+// bit-equal.
 //
 // Offsets and mins:
 //   q4_0, q5_0, q4_1, q5_1: the weight offset (-8d, -16d, m) is folded through the q8_1 block sum
-//     s (KERNELS.md 2.5), each of the block's lanes taking its 1/lanes share. This is what
-//     folds_offset_through_q8_1_sum() and reference_dot_via_q8_1_sums() model.
+//     s (docs/KERNELS.md, "GGUF dot product"), each of the block's lanes taking its 1/lanes share.
+//     This is what folds_offset_through_q8_1_sum() and reference_dot_via_q8_1_sums() model.
 //   q2_K, q4_K, q5_K: the min term uses the exact integer sum of the q8_1 quants of the
 //     sub-block (dp4a with 0x01010101), never s: q2_K's 16-value sub-blocks do not line up with
 //     s, and for q4_K/q5_K this keeps the CPU reference exact (reference_dot models it; the

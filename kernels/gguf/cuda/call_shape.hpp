@@ -1,10 +1,12 @@
 #pragma once
 // The shape of one GGUF MoE GEMV production call, read from a case's params (pure host code).
 //
-// vLLM's ggml_moe_a8_vec (KERNELS.md 3.2) quantizes the activation rows to q8_1, then runs
-// moe_vec with grid.z = tokens * top_k. The down projection reuses it with top_k = 1 over the
-// tokens * top_k activation rows of the gate/up output, indexing the flattened [tokens, top_k]
-// expert ids with the pair index (KERNELS.md 3.1, 7), so its grid.z is tokens * top_k as well.
+// vLLM's ggml_moe_a8_vec (docs/KERNELS.md, "vLLM ggml_moe_a8_vec") quantizes the activation rows to
+// q8_1, then runs moe_vec with grid.z = tokens * top_k. The down projection reuses it with
+// top_k = 1 over the tokens * top_k activation rows of the gate/up output, indexing the flattened
+// [tokens, top_k] expert ids with the pair index
+// (docs/KERNELS.md, "vLLM MoE dispatch", "Split-batch reference"), so its grid.z is tokens * top_k
+// as well.
 #include <cstdint>
 #include <string>
 

@@ -1,14 +1,14 @@
 #pragma once
 // Device code: the moe_vec / mmvq kernels. One warp (block 32x1x1) computes one output element
 // dst[p, row] = dot(weight row `row` of expert ids[p], q8_1 activation row of p's token), lanes
-// mapped to blocks as KERNELS.md 3.3 says and reduced with a fixed shuffle-xor butterfly, so the
-// value of an element does not depend on the grid that computed it.
+// mapped to blocks as docs/KERNELS.md, "vLLM moe_vec" says and reduced with a fixed shuffle-xor
+// butterfly, so the value of an element does not depend on the grid that computed it.
 //
 // Two index disciplines:
-//   gemv_legacy: upstream's (KERNELS.md 3.3): row/pair from unsigned blockIdx, expert base and
-//     weight block index in int, token*token_stride and p*nrows+row in unsigned 32-bit (mmvq: int).
-//     Wrapping is reproduced with unsigned arithmetic (defined) and int conversions, so the legacy
-//     kernel walks to the same wrong addresses upstream would.
+//   gemv_legacy: upstream's (docs/KERNELS.md, "vLLM moe_vec"): row/pair from unsigned blockIdx,
+//     expert base and weight block index in int, token*token_stride and p*nrows+row in unsigned
+//     32-bit (mmvq: int). Wrapping is reproduced with unsigned arithmetic (defined) and int
+//     conversions, so the legacy kernel walks to the same wrong addresses upstream would.
 //   gemv_tiled: the fixed family (pair/row offsets passed by the host for tiles and z chunks),
 //     instantiated with 32-bit indices when the host proved every index fits, else 64-bit.
 #include <cuda_bf16.h>

@@ -125,7 +125,8 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
 
 namespace {
 
-// Upstream's kernel: the expressions of gemv_legacy in its declared types (KERNELS.md 3.3).
+// Upstream's kernel: the expressions of gemv_legacy in its declared types
+// (docs/KERNELS.md, "vLLM moe_vec").
 std::vector<IndexRange> legacy_gemv_indices(const MoeCallShape& s) {
   const std::uint64_t bpr = s.blocks_per_row();
   std::vector<IndexRange> r;

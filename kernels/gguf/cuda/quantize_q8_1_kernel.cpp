@@ -1,4 +1,5 @@
-// gguf.quantize_q8_1: the activation quantizer on its own (KERNELS.md 2.4, 3.5).
+// gguf.quantize_q8_1: the activation quantizer on its own
+// (docs/KERNELS.md, "q8_1 activation quantization", "vLLM quantize_q8_1 launch").
 //   legacy: pre-tiling vLLM, all rows on grid.y in one launch (refused at 65536 rows), int32
 //           index math, unchecked;
 //   fixed:  rows tiled at the device's grid.y limit, 64-bit offsets and indices, every launch

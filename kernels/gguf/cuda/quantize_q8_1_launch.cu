@@ -1,6 +1,7 @@
-// The q8_1 activation quantizer (KERNELS.md 2.4): one thread per padded column, a warp per 32-value
-// block, block 256, grid (padded/256, rows of this launch). amax and the sum are warp shuffles; the
-// sum's butterfly order is the one quantize_block_q8_1 (CPU) uses, so both give the same bits.
+// The q8_1 activation quantizer (docs/KERNELS.md, "q8_1 activation quantization"): one thread per
+// padded column, a warp per 32-value block, block 256, grid (padded/256, rows of this launch). amax
+// and the sum are warp shuffles; the sum's butterfly order is the one quantize_block_q8_1 (CPU)
+// uses, so both give the same bits.
 #include "quantize_q8_1_launch.hpp"
 
 #include <vector>

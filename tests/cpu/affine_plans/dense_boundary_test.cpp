@@ -1,4 +1,5 @@
-// affine.qmm legacy: the boundaries of KERNELS.md 5, predicted from the plan alone.
+// affine.qmm legacy: the boundaries of docs/KERNELS.md, "Boundary formulas", predicted from the
+// plan alone.
 #include <gtest/gtest.h>
 
 #include "gridfuzz/affine/matmul_plan.hpp"

@@ -25,7 +25,8 @@ TEST(LegacyArithmetic, ExactMultipleOfTwoTo32DividesByZero) {
 }
 
 TEST(LegacyArithmetic, WrappedPositiveBatchCountsOfKernelsMd) {
-  // KERNELS.md 5, "Derived detail": the first T where the product wraps back to positive.
+  // docs/KERNELS.md, "Dense LM head past the first wrap": the first T where the product wraps back
+  // to positive.
   EXPECT_EQ(legacy_batch_count(33488ull * 128256, 33488, 128256).l, 61681);
   EXPECT_EQ(legacy_batch_count(28269ull * 151936, 28269, 151936).l, 38525);
   EXPECT_EQ(legacy_batch_count(16385ull * 262144, 16385, 262144).l, 16385);
@@ -46,7 +47,7 @@ TEST(LegacyArithmetic, TileAndSharedMemory) {
   EXPECT_EQ(qmm_tile_m(1u << 30), 64);
   EXPECT_EQ(qmm_tile_k(32), 64);
   EXPECT_EQ(qmm_tile_k(128), 128);
-  // KERNELS.md 4.3: bf16, 4-bit, tile 64x128x64 -> 36864 B, no opt-in.
+  // docs/KERNELS.md, "MLX qmm_sm80": bf16, 4-bit, tile 64x128x64 -> 36864 B, no opt-in.
   EXPECT_EQ(qmm_smem_bytes(64, 64, 4, Dtype::bfloat16), 36864u);
   // 8-bit, group 128: 64*128*3*2 + 128*128*3 = 98304 B, over the 48000 B threshold.
   EXPECT_EQ(qmm_smem_bytes(64, 128, 8, Dtype::float16), 98304u);

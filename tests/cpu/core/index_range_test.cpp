@@ -47,7 +47,7 @@ TEST(IndexRange, SignedOverflowAt2Pow31UnsignedWrapAt2Pow32) {
 
 TEST(IndexRange, MoeVecOutputIndexExample) {
   // gemma-4 gate/up: dst[p*nrows + row] in uint32 with nrows 1408 wraps once pairs*1408 >= 2^32,
-  // i.e. at 3,050,403 pairs (KERNELS.md section 5); one pair earlier is safe.
+  // i.e. at 3,050,403 pairs (docs/KERNELS.md, "Boundary formulas"); one pair earlier is safe.
   const u128 nrows = 1408;
   auto max_dst = [&](u128 pairs) { return pairs * nrows - 1; };
   EXPECT_TRUE(check_index({"dst", max_dst(3050402), IndexType::uint32}).safe);

@@ -141,7 +141,8 @@ TEST(Predictor, BlockLimits) {
 TEST(Predictor, SharedMemoryCountsStaticPlusDynamic) {
   EXPECT_TRUE(predict_launch(make({1, 1, 1}, {32, 1, 1}, 49152), kH200).accepted);
   EXPECT_EQ(predict_launch(make({1, 1, 1}, {32, 1, 1}, 49153), kH200).outcome(), "refuse:smem.default");
-  // Exactly 48 KiB dynamic plus any static smem without opt-in is refused (BUG-CLASSES row 68).
+  // Exactly 48 KiB dynamic plus any static smem without opt-in is refused (numba-cuda-mlir #148 and
+  // kin: docs/BUG-CLASSES.md, "B.8").
   EXPECT_EQ(predict_launch(make({1, 1, 1}, {32, 1, 1}, 49152, false, 0, 16), kH200).outcome(), "refuse:smem.default");
   EXPECT_TRUE(predict_launch(make({1, 1, 1}, {32, 1, 1}, 49152, true, 0, 16), kH200).accepted);
   EXPECT_TRUE(predict_launch(make({1, 1, 1}, {32, 1, 1}, 232448, true), kH200).accepted);

@@ -1,5 +1,6 @@
-// Byte sizes and field offsets of the block structs (ggml-common.h order, KERNELS.md 2.2): the
-// CUDA kernels and GGUF files index raw bytes, so offsets matter as much as sizes.
+// Byte sizes and field offsets of the block structs (ggml-common.h order,
+// docs/KERNELS.md, "GGUF block layouts"): the CUDA kernels and GGUF files index raw bytes, so
+// offsets matter as much as sizes.
 #include <gtest/gtest.h>
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // Hand-built blocks for every type: field values chosen by hand, expected values worked out by
-// hand from the formulas of KERNELS.md 2.3 (the arithmetic is in the comments). Half bit
-// patterns: 0x3C00 = 1.0, 0x3800 = 0.5, 0x3400 = 0.25, 0x3000 = 0.125, 0xBC00 = -1.0.
+// hand from the formulas of docs/KERNELS.md, "GGUF dequantization" (the arithmetic is in the
+// comments). Half bit patterns: 0x3C00 = 1.0, 0x3800 = 0.5, 0x3400 = 0.25, 0x3000 = 0.125,
+// 0xBC00 = -1.0.
 #include <gtest/gtest.h>
 
 #include <array>

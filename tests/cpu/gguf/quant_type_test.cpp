@@ -26,7 +26,7 @@ TEST(QuantType, IdsAreGgmlTypeIds) {
 }
 
 TEST(QuantType, TraitsOfTheKernelsTable) {
-  // (qk, bytes, qr, qi, vdr) from KERNELS.md 2.2.
+  // (qk, bytes, qr, qi, vdr) from docs/KERNELS.md, "GGUF block layouts".
   auto expect = [](QuantType t, unsigned qk, unsigned bytes, unsigned qr, unsigned qi, unsigned vdr) {
     const QuantTraits tr = quant_traits(t);
     EXPECT_EQ(tr.qk, qk) << tr.name;

@@ -1,6 +1,7 @@
 // reference_dot against a separately computed dequantize-then-dot, a hand-computed case, and
-// the GPU tolerances against an fp32 simulation of the moe_vec dot (KERNELS.md 2.5, 3.3 lane
-// mapping) for the 32-value types.
+// the GPU tolerances against an fp32 simulation of the moe_vec dot
+// (docs/KERNELS.md, "GGUF dot product", "vLLM moe_vec" for the lane mapping) for the 32-value
+// types.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

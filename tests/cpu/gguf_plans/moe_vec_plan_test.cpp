@@ -1,5 +1,5 @@
 // moe_vec / mmvq plans against the sm_90 limits: where legacy is refused, that fixed and zchunk
-// never are, and where legacy's 32-bit indices wrap (KERNELS.md 5).
+// never are, and where legacy's 32-bit indices wrap (docs/KERNELS.md, "Boundary formulas").
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -78,7 +78,8 @@ TEST(MoeVecPlan, TiledVariantsDeclareTheNarrowKernelAtTheRefusalShape) {
   }
 }
 
-// p*nrows + row in uint32 (KERNELS.md 5): gemma-4 gate/up (nrows 1408) wraps from 3,050,403 pairs.
+// p*nrows + row in uint32 (docs/KERNELS.md, "Boundary formulas"): gemma-4 gate/up (nrows 1408)
+// wraps from 3,050,403 pairs.
 TEST(MoeVecPlan, LegacyDstIndexWrapsAtTheUint32Boundary) {
   EXPECT_FALSE(index_named(*moe, "legacy", tk(1'016'801, 3), "dst_index").safe);  // 3,050,403 pairs
   EXPECT_TRUE(index_named(*moe, "legacy", tk(1'016'800, 3), "dst_index").safe);   // 3,050,400 pairs

@@ -25,7 +25,7 @@ TEST(QuantizePlan, GridIsPaddedColumnsOver256ByRows) {
 }
 
 // vLLM's tiled quantizer: host off*kx in int wraps at the first chunk offset >= 2^31/kx
-// (KERNELS.md 5: K=2816 -> off 786,420, the 13th chunk).
+// (docs/KERNELS.md, "Boundary formulas": K=2816 -> off 786,420, the 13th chunk).
 TEST(QuantizePlan, UpstreamTileOffsetWrapsWhereKernelsMdSays) {
   const DeviceLimits l = sm90();
   auto offset_safe = [&](std::uint64_t rows) {

@@ -1,6 +1,7 @@
 // affine.qmm as the Llama-3.1 LM head (K 4096, V 128256, 4-bit, group 64, bf16) at the int32
-// boundaries of KERNELS.md 5: fixed passes at T = 16744, legacy is refused there and passes one
-// token below, and the legacy wrapped batch count at T = 33488 (accepted by the device) is caught.
+// boundaries of docs/KERNELS.md, "Boundary formulas": fixed passes at T = 16744, legacy is refused
+// there and passes one token below, and the legacy wrapped batch count at T = 33488 (accepted by
+// the device) is caught.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>

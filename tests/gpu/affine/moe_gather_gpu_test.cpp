@@ -1,5 +1,6 @@
-// affine.gather_qmm at the MoE boundaries of KERNELS.md 5: the legacy l = tokens*top_k on grid.z
-// is refused at 65536 pairs, the fixed batch chunking passes both references.
+// affine.gather_qmm at the MoE boundaries of docs/KERNELS.md, "Boundary formulas": the legacy
+// l = tokens*top_k on grid.z is refused at 65536 pairs, the fixed batch chunking passes both
+// references.
 #include "gpu_test_support.hpp"
 
 namespace gridfuzz::affine::test {

@@ -3,9 +3,10 @@
 // which kernel the host dispatches (qmv or qmm), the launches it issues, and the index ranges
 // inside them. Pure host code, so `gridfuzz plan` and the CPU tests need no GPU.
 //
-// The `legacy` variant reproduces upstream's host arithmetic exactly (KERNELS.md 4.2, 4.3, 5):
-// m, n as int32, l = out.size() / (m*n) with the int32 product, the int32 dispatch test m*l < 8,
-// and one launch with l on grid.z. The `fixed` variant divides in 64-bit, splits rows to
+// The `legacy` variant reproduces upstream's host arithmetic exactly
+// (docs/KERNELS.md, "MLX dispatch", "MLX kernel geometry", "Boundary formulas"): m, n as int32,
+// l = out.size() / (m*n) with the int32 product, the int32 dispatch test m*l < 8, and one launch
+// with l on grid.z. The `fixed` variant divides in 64-bit, splits rows to
 // min(max_grid_y, INT32_MAX / n) and batches to max_grid_z, and picks each launch's index width
 // from exact bounds: the int32 kernel when every offset that launch forms is below 2^31, else the
 // int64 one. Its plan declares the ranges of the kernel picked (int32 or int64), so a fixed plan
@@ -29,7 +30,7 @@ std::optional<Variant> parse_variant(const std::string& name);  // "legacy" | "f
 enum class MatmulPath { qmv, qmm };
 std::string to_string(MatmulPath p);
 
-// Geometry constants of the two kernels (KERNELS.md 4.3).
+// Geometry constants of the two kernels (docs/KERNELS.md, "MLX kernel geometry").
 inline constexpr std::uint64_t kQmvColsPerBlock = 8;   // block (32, 8): one warp per column
 inline constexpr std::uint64_t kQmmTileN = 128;
 inline constexpr std::uint64_t kQmmThreads = 128;      // 4 warps
@@ -89,7 +90,7 @@ LegacyBatchCount legacy_batch_count(std::uint64_t out_size, std::int32_t m, std:
 int qmm_tile_m(std::uint64_t m);
 int qmm_tile_k(int group_size);
 // max(sA + sB, sC) for 3 stages: sA = tile_m*tile_k*3 activations, sB = 128*tile_k*3 quants,
-// sC = tile_m*128 outputs (KERNELS.md 4.3).
+// sC = tile_m*128 outputs (docs/KERNELS.md, "MLX qmm_sm80").
 std::uint64_t qmm_smem_bytes(int tile_m, int tile_k, int bits, Dtype dtype);
 
 // The rows a fixed dense chunk may hold: min(max_grid_y, INT32_MAX / n) (qmv has m on grid.y; the

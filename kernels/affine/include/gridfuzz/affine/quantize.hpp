@@ -1,6 +1,6 @@
 #pragma once
 // MLX-style affine quantization of float weights, one group of group_size consecutive values
-// along K at a time (KERNELS.md 4.1).
+// along K at a time (docs/KERNELS.md, "MLX affine quantization").
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -1,9 +1,10 @@
 #pragma once
 // GGUF block layouts as plain structs, field order and byte sizes as in ggml's ggml-common.h
-// (KERNELS.md 2.2). fp16 fields are stored as uint16_t bit patterns (see fp16.hpp); multi-byte
-// fields are little-endian, as on x86-64 and every CUDA device. No padding is needed: every
-// struct has alignment 2 (q8_1: 4, matching ggml's half2 and the int32 rows vLLM allocates), and
-// the static_asserts below pin the sizes, so an array of blocks has exactly ggml's byte stride.
+// (docs/KERNELS.md, "GGUF block layouts"). fp16 fields are stored as uint16_t bit patterns (see
+// fp16.hpp); multi-byte fields are little-endian, as on x86-64 and every CUDA device. No padding is
+// needed: every struct has alignment 2 (q8_1: 4, matching ggml's half2 and the int32 rows vLLM
+// allocates), and the static_asserts below pin the sizes, so an array of blocks has exactly ggml's
+// byte stride.
 #include <cstddef>
 #include <cstdint>
 
@@ -102,8 +103,9 @@ struct block_iq4_xs {
   std::uint8_t qs[128];     // table indices, q4_0 nibble order within each 32-value sub-block
 };
 
-// The 16 values a 4-bit iq4 index selects (ggml `kvalues_iq4nl`, KERNELS.md 2.3). A function with
-// a local table rather than a namespace-scope array, so device code can call it too.
+// The 16 values a 4-bit iq4 index selects (ggml `kvalues_iq4nl`,
+// docs/KERNELS.md, "GGUF dequantization"). A function with a local table rather than a
+// namespace-scope array, so device code can call it too.
 GRIDFUZZ_GGUF_HD constexpr int iq4nl_value(unsigned index) {
   constexpr signed char values[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
                                       1,    13,   25,  38,  53,  69,  89,  113};

@@ -1,5 +1,6 @@
 #pragma once
-// CPU dequantization of GGUF rows, following KERNELS.md 2.3 formula by formula.
+// CPU dequantization of GGUF rows, following docs/KERNELS.md, "GGUF dequantization" formula by
+// formula.
 //
 // Every weight value of these formats is an exact product of a half scale and small integers
 // (at most 25 significant bits), so the float64 overload returns the exact values, and the float

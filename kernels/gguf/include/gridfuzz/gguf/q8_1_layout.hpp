@@ -1,6 +1,7 @@
 #pragma once
-// Shape of a q8_1 activation row as vLLM's ggml_moe_a8_vec lays it out (KERNELS.md 2.4, 3.2):
-// columns padded to a multiple of 512, one 36-byte block per 32 padded columns, rows stored as
+// Shape of a q8_1 activation row as vLLM's ggml_moe_a8_vec lays it out
+// (docs/KERNELS.md, "q8_1 activation quantization", "vLLM ggml_moe_a8_vec"): columns padded to a
+// multiple of 512, one 36-byte block per 32 padded columns, rows stored as
 // int32 [rows, padded/32*9]. 64-bit throughout: these feed products of shapes.
 #include <cstdint>
 

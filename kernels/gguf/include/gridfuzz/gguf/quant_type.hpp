@@ -39,8 +39,8 @@ struct QuantTraits {
   bool has_moe_vec;          // has a moe_vec_<t>_q8_1 launcher (q8_1 is activation-only)
 };
 
-// Constants from KERNELS.md 2.2 (vLLM ggml-common.h). iq4_xs uses vLLM's QR 8 (current ggml: 2);
-// iq4_nl uses q4_0's VDR as vLLM does. q8_1 has no weight-side VDR: 0.
+// Constants from docs/KERNELS.md, "GGUF block layouts" (vLLM ggml-common.h). iq4_xs uses vLLM's
+// QR 8 (current ggml: 2); iq4_nl uses q4_0's VDR as vLLM does. q8_1 has no weight-side VDR: 0.
 GRIDFUZZ_GGUF_HD constexpr QuantTraits quant_traits(QuantType t) {
   switch (t) {
     case QuantType::q4_0: return {"q4_0", 32, 18, 2, 4, 2, true};
@@ -60,7 +60,8 @@ GRIDFUZZ_GGUF_HD constexpr QuantTraits quant_traits(QuantType t) {
   return {"?", 0, 0, 0, 0, 0, false};
 }
 
-// moe_vec lane mapping (KERNELS.md 3.3): lanes sharing one block, and blocks one warp step covers.
+// moe_vec lane mapping (docs/KERNELS.md, "vLLM moe_vec"): lanes sharing one block, and blocks one
+// warp step covers.
 GRIDFUZZ_GGUF_HD constexpr std::uint32_t lanes_per_block(QuantType t) {
   return quant_traits(t).qi / quant_traits(t).vdr;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// q8_1 activation quantization on the CPU, as vLLM's quantize_q8_1 kernel does it (KERNELS.md 2.4),
-// meant to be bit-identical to this project's CUDA quantize_q8_1:
+// q8_1 activation quantization on the CPU, as vLLM's quantize_q8_1 kernel does it
+// (docs/KERNELS.md, "q8_1 activation quantization"), meant to be bit-identical to this project's
+// CUDA quantize_q8_1:
 //   per 32-value block: amax = max |x| (float), d = amax / 127 (float division),
 //   q = roundf(x / d) (0 when amax == 0), s = sum of the ORIGINAL floats; d and s stored as half
 //   (round to nearest even).

@@ -2,15 +2,15 @@
 // CPU reference for one moe_vec / mmvq output element, and the tolerance for comparing the GPU
 // kernel's fp32 result against it.
 //
-// The GPU kernel (KERNELS.md 2.5) computes, per 32-value block, integer dots of weight quants with
-// q8_1 quants times fp32 scales, and for q4_0, q4_1, q5_0, q5_1 folds the weight offset (-8*d,
-// -16*d or m) through the q8_1 block sum s instead of through sum(q)*d. The reference instead
-// uses the exactly dequantized activations everywhere, so the two differ by (a) fp32 rounding and
-// (b) s - d*sum(q) per block times the offset; gpu_dot_relative_bound states both (derivation in
-// reference_dot.cpp). reference_dot_via_q8_1_sums removes (b) by arranging the float64 sum the
-// kernel's way; use it with gpu_dot_tolerance_via_q8_1_sums for a tight check (the bound for (b)
-// is a worst case, loose enough for q4_0 rows of a few thousand columns that it cannot always
-// tell one row's dot from another's).
+// The GPU kernel (docs/KERNELS.md, "GGUF dot product") computes, per 32-value block, integer dots
+// of weight quants with q8_1 quants times fp32 scales, and for q4_0, q4_1, q5_0, q5_1 folds the
+// weight offset (-8*d, -16*d or m) through the q8_1 block sum s instead of through sum(q)*d. The
+// reference instead uses the exactly dequantized activations everywhere, so the two differ by (a)
+// fp32 rounding and (b) s - d*sum(q) per block times the offset; gpu_dot_relative_bound states both
+// (derivation in reference_dot.cpp). reference_dot_via_q8_1_sums removes (b) by arranging the
+// float64 sum the kernel's way; use it with gpu_dot_tolerance_via_q8_1_sums for a tight check (the
+// bound for (b) is a worst case, loose enough for q4_0 rows of a few thousand columns that it
+// cannot always tell one row's dot from another's).
 #include <cstddef>
 
 #include "gridfuzz/gguf/blocks.hpp"
@@ -23,9 +23,10 @@ namespace gridfuzz::gguf {
 double reference_dot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols);
 
 // Whether the GPU dot takes the weight offset times the q8_1 block sum s rather than times
-// d8 * sum(q): q4_0, q4_1, q5_0, q5_1 (KERNELS.md 2.5). K-quants with mins (q2_K, q4_K, q5_K) take
-// integer sums of the q8_1 quants per sub-block instead (q2_K must: its 16-value sub-blocks do
-// not line up with s); a CUDA kernel that uses s for q4_K/q5_K must extend this predicate.
+// d8 * sum(q): q4_0, q4_1, q5_0, q5_1 (docs/KERNELS.md, "GGUF dot product"). K-quants with mins
+// (q2_K, q4_K, q5_K) take integer sums of the q8_1 quants per sub-block instead (q2_K must: its
+// 16-value sub-blocks do not line up with s); a CUDA kernel that uses s for q4_K/q5_K must extend
+// this predicate.
 bool folds_offset_through_q8_1_sum(QuantType t);
 
 // The same dot arranged as the GPU kernel arranges it, in float64: for the folding types each

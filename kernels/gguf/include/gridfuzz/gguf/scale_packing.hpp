@@ -1,7 +1,8 @@
 #pragma once
-// Packing of the 6-bit sub-block scales of q3_K, q4_K/q5_K and iq4_xs (KERNELS.md 2.3), both
-// directions. Decoders are what the dequantizers and the CUDA dot products read; encoders are
-// their exact inverses, used by the quantizers (and proven inverse by exhaustive tests).
+// Packing of the 6-bit sub-block scales of q3_K, q4_K/q5_K and iq4_xs
+// (docs/KERNELS.md, "GGUF dequantization"), both directions. Decoders are what the dequantizers and
+// the CUDA dot products read; encoders are their exact inverses, used by the quantizers (and proven
+// inverse by exhaustive tests).
 #include <cstdint>
 
 #include "gridfuzz/gguf/host_device.hpp"
