@@ -78,8 +78,11 @@ reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
   row.set("predicted", r.prediction.outcome);
   row.set("observed", r.observed);
   row.set("oracle", r.oracle);
-  row.set_double("max_abs_err", r.max_abs_err);
-  row.set_uint("mismatches", r.mismatches);
+  // Empty where SCHEMA.md says so: no oracle ran, nothing was timed, nothing ran (static).
+  if (r.oracle != "-" && r.oracle != "oracle-fault") {
+    row.set_double("max_abs_err", r.max_abs_err);
+    row.set_uint("mismatches", r.mismatches);
+  }
   row.set("verdict", r.verdict);
   if (r.timing.samples > 0) {
     row.set_double("time_ms_median", r.timing.median_ms);
@@ -87,8 +90,8 @@ reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
     row.set_double("time_ms_max", r.timing.max_ms);
     row.set_double("gbps", r.timing.gbps);
   }
-  row.set_int("samples", r.timing.samples);
-  row.set_uint("seed", r.the_case.seed);
+  if (r.timing.samples > 0) row.set_int("samples", r.timing.samples);
+  if (r.observed != "static") row.set_uint("seed", r.the_case.seed);
   row.set("replay", r.the_case.replay());
   return row;
 }

@@ -9,6 +9,8 @@
 
 #include "detail/csv_text.hpp"
 #include "detail/records_to_rows.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/text_file.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {
@@ -45,6 +47,9 @@ CsvReadResult records_to_rows(const RawText& raw, std::string_view source,
   std::set<std::string_view> seen;
   for (std::size_t i = 0; i < header.fields.size(); ++i) {
     const std::string& name = header.fields[i];
+    if (options.check_values && !is_printable_utf8(name))
+      fail(source, header.line,
+           "column name holds a control character or invalid UTF-8: " + terminal_text(name.substr(0, 80)));
     if (!seen.insert(name).second) fail(source, header.line, "duplicate column '" + name + "'");
     if (const auto index = column_index(name))
       file_position[*index] = i;
@@ -98,11 +103,22 @@ CsvReadResult records_to_rows(const RawText& raw, std::string_view source,
   result.row_lines.reserve(versions.size());
   for (std::size_t r = 1; r < raw.records.size(); ++r) {
     const RawRecord& record = raw.records[r];
+    // Whatever the row's minor version: no field may carry a control character or invalid
+    // UTF-8 into a report, a plot script, XML or a terminal.
+    for (std::size_t i = 0; options.check_values && i < record.fields.size(); ++i)
+      if (!is_printable_utf8(record.fields[i]))
+        fail(source, record.line,
+             "column '" + terminal_text(header.fields[i]) +
+                 "' holds a control character or invalid UTF-8: " +
+                 terminal_text(std::string_view(record.fields[i]).substr(0, 80)));
     CsvRow row;
     for (std::size_t c = 0; c < kColumnCount; ++c)
       if (file_position[c] != kAbsent) row.set_at(c, record.fields[file_position[c]]);
-    if (options.check_values && versions[r - 1].minor <= kSchemaMinor)
-      if (const auto problem = check_row(row)) fail(source, record.line, *problem);
+    // A newer minor may add vocabulary, never change what a known column's number means: its
+    // numbers are checked all the same.
+    if (options.check_values)
+      if (const auto problem = check_row(row, versions[r - 1].minor <= kSchemaMinor))
+        fail(source, record.line, *problem);
     result.rows.push_back(std::move(row));
     result.row_lines.push_back(record.line);
   }
@@ -119,12 +135,15 @@ CsvReadResult parse_csv(std::string_view text, std::string_view source,
 }
 
 CsvReadResult read_csv(const std::filesystem::path& path, const CsvReadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CsvError(path.string() + ": cannot open for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw CsvError(path.string() + ": read error");
-  return parse_csv(text.view(), path.string(), options);
+  std::string text;
+  try {
+    text = read_text_file(path.string(), "CSV");
+  } catch (const InputFileError& e) {
+    throw CsvError(e.what());
+  } catch (const FileReadError& e) {
+    throw CsvIoError(e.what());
+  }
+  return parse_csv(text, path.string(), options);
 }
 
 std::vector<CsvRow> read_rows(const std::filesystem::path& path, const CsvReadOptions& options) {

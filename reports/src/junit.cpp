@@ -1,11 +1,13 @@
 #include "gridfuzz/reports/junit.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 
 namespace gridfuzz::reports {
 namespace {
@@ -19,10 +21,11 @@ Outcome outcome_of(const CsvRow& row) {
   return Outcome::passed;
 }
 
-// JUnit times are seconds; a row's time is its median over the samples (0 when untimed).
+// JUnit times are seconds; a row's time is its median over the samples (0 when untimed or not a
+// finite positive number: JUnit readers reject time="inf").
 double seconds_of(const CsvRow& row) {
   const auto ms = row.get_double("time_ms_median");
-  return ms && *ms > 0 ? *ms / 1000.0 : 0.0;
+  return ms && std::isfinite(*ms) && *ms > 0 ? *ms / 1000.0 : 0.0;
 }
 
 std::string seconds_text(double s) {
@@ -32,26 +35,6 @@ std::string seconds_text(double s) {
 }
 
 }  // namespace
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          out += '?';
-        else
-          out += c;
-    }
-  }
-  return out;
-}
 
 std::string render_junit(const std::vector<CsvRow>& rows) {
   std::map<GroupKey, std::vector<const CsvRow*>> suites;

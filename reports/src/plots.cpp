@@ -17,6 +17,7 @@
 
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/reports/timing_compare.hpp"
 
 extern char** environ;
@@ -49,13 +50,6 @@ std::string file_slug(const std::string& text) {
   std::string slug;
   for (char c : text) slug += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_') ? c : '-';
   return slug;
-}
-
-// A gnuplot single-quoted string: only '' needs escaping.
-std::string gp_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += (c == '\'') ? std::string("''") : std::string(1, c);
-  return out + "'";
 }
 
 using Axes = std::map<std::string, std::string>;
@@ -116,8 +110,8 @@ std::string axis_settings(const char* axis, const Range& r) {
 
 std::string terminals_and_plot(const fs::path& png, const fs::path& svg, const std::string& plot_command) {
   std::ostringstream gp;
-  gp << "set terminal pngcairo size 1000,700 noenhanced\nset output " << gp_quote(png.string()) << "\n"
-     << plot_command << "\nset terminal svg size 1000,700 noenhanced\nset output " << gp_quote(svg.string())
+  gp << "set terminal pngcairo size 1000,700 noenhanced\nset output " << gnuplot_string(png.string()) << "\n"
+     << plot_command << "\nset terminal svg size 1000,700 noenhanced\nset output " << gnuplot_string(svg.string())
      << "\nreplot\nset output\n";
   return gp.str();
 }
@@ -176,7 +170,7 @@ std::optional<Drawing> boundary_map(const GroupKey& group, const std::vector<con
     }
     if (n == 0) continue;
     data << "# " << category.name << "\n" << block.str() << "\n\n";
-    blocks.push_back(gp_quote(data_path.string()) + " index " + std::to_string(blocks.size()) +
+    blocks.push_back(gnuplot_string(data_path.string()) + " index " + std::to_string(blocks.size()) +
                      " using 1:2 with points pt 5 ps 1.0 lc rgb '" + category.colour + "' title '" + category.name +
                      "'");
   }
@@ -185,8 +179,8 @@ std::optional<Drawing> boundary_map(const GroupKey& group, const std::vector<con
   std::vector<CsvRow> plain;
   for (const CsvRow* row : rows) plain.push_back(*row);
   std::ostringstream gp;
-  gp << "set title " << gp_quote(kernel + " " + variant + " on " + device + ": verdict by " + x_axis + " x " + y_axis)
-     << "\nset xlabel " << gp_quote(x_axis) << "\nset ylabel " << gp_quote(y_axis)
+  gp << "set title " << gnuplot_string(kernel + " " + variant + " on " + device + ": verdict by " + x_axis + " x " + y_axis)
+     << "\nset xlabel " << gnuplot_string(x_axis) << "\nset ylabel " << gnuplot_string(y_axis)
      << "\nset key below\nset grid\nset samples 1000\n"
      << axis_settings("x", xr) << axis_settings("y", yr);
   std::string plot = "plot ";
@@ -198,7 +192,7 @@ std::optional<Drawing> boundary_map(const GroupKey& group, const std::vector<con
     // Products of two int64 axes fit a long double exactly below 2^64: print them as integers.
     title << "predicted limit (" << limit->rule << "): " << x_axis << "*" << y_axis << " <= "
           << integer_text(limit->last_pass) << ", fails from " << integer_text(limit->first_fail);
-    plot += ", \\\n     limit(x) with lines lw 2 dt 2 lc rgb 'black' title " + gp_quote(title.str());
+    plot += ", \\\n     limit(x) with lines lw 2 dt 2 lc rgb 'black' title " + gnuplot_string(title.str());
   }
   gp << terminals_and_plot(dir / (stem + ".png"), dir / (stem + ".svg"), plot);
 
@@ -260,7 +254,7 @@ std::optional<Drawing> timing_curves(const std::string& kernel, const std::strin
   bool first = true;
   std::size_t index = 0;
   for (const auto& [variant, values] : *best) {
-    data << "# " << variant << ": " << axis << " median_ms min_ms max_ms\n";
+    data << "# " << gnuplot_string(variant) << ": " << gnuplot_string(axis) << " median_ms min_ms max_ms\n";
     for (const auto& [v, row] : values) {
       const auto t = *timing_of(*row);
       data << static_cast<double>(v) << " " << t.median_ms << " " << t.min_ms << " " << t.max_ms << "\n";
@@ -268,14 +262,14 @@ std::optional<Drawing> timing_curves(const std::string& kernel, const std::strin
       first = false;
     }
     data << "\n\n";
-    plot += (index ? ", \\\n     " : "") + gp_quote(data_path.string()) + " index " + std::to_string(index) +
-            " using 1:2:3:4 with yerrorlines pt 7 title " + gp_quote(variant);
+    plot += (index ? ", \\\n     " : "") + gnuplot_string(data_path.string()) + " index " + std::to_string(index) +
+            " using 1:2:3:4 with yerrorlines pt 7 title " + gnuplot_string(variant);
     ++index;
   }
   std::ostringstream gp;
   // The line's other axes go to report.md (the plot's title there): too long for the picture.
-  gp << "set title " << gp_quote(kernel + " on " + device + ": median time by " + axis)
-     << "\nset xlabel " << gp_quote(axis) << "\nset ylabel 'time per call, ms (median, bars min..max)'"
+  gp << "set title " << gnuplot_string(kernel + " on " + device + ": median time by " + axis)
+     << "\nset xlabel " << gnuplot_string(axis) << "\nset ylabel 'time per call, ms (median, bars min..max)'"
      << "\nset key outside right top\nset grid\n"
      << axis_settings("x", xr) << "set logscale y\n";
   gp << terminals_and_plot(dir / (stem + ".png"), dir / (stem + ".svg"), plot);

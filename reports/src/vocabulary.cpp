@@ -4,6 +4,7 @@
 
 #include "gridfuzz/index_range.hpp"
 #include "gridfuzz/predictor.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 
 namespace gridfuzz::reports {
 namespace {
@@ -139,7 +140,7 @@ Error check_index_type(std::string_view value) {
   return invalid("index_type", value, "", "empty | int32 | uint32 | int64 | uint64");
 }
 
-Error check_row(const CsvRow& row) {
+Error check_row(const CsvRow& row, bool check_vocabulary) {
   if (!parse_schema_version(row.get("schema")))
     return "schema " + quoted(row.get("schema")) + " is not a <major>.<minor> version";
 
@@ -150,8 +151,9 @@ Error check_row(const CsvRow& row) {
       {"observed", check_observed},
       {"verdict", check_verdict},
   }};
-  for (const auto& [column, check] : vocabulary)
-    if (auto error = check(row.get(column))) return error;
+  if (check_vocabulary)
+    for (const auto& [column, check] : vocabulary)
+      if (auto error = check(row.get(column))) return error;
 
   for (std::size_t i = 0; i < kColumnCount; ++i) {
     const std::string& text = row.at(i);
@@ -173,6 +175,10 @@ Error check_row(const CsvRow& row) {
         break;
       case ColumnKind::text:
       case ColumnKind::vocabulary:
+        // Text fields reach gnuplot scripts, XML and terminals: one printable line of UTF-8.
+        if (!is_printable_utf8(text))
+          return std::string(column) + " holds a control character or invalid UTF-8 (" +
+                 terminal_text(text.substr(0, 80)) + ")";
         break;
     }
   }

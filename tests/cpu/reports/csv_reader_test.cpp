@@ -186,7 +186,7 @@ TEST(CsvReader, LineNumbersCountEmbeddedLineBreaks) {
   testing::ScratchDir dir;
   const auto path = dir.file("lines.csv");
   {
-    CsvWriter writer(path);
+    CsvWriter writer(path, CsvWriterOptions{.check_values = false});  // line breaks: the text layer's case
     writer.write(multi_line);
   }
   testing::append_text(path, "1.0,too,few\n");

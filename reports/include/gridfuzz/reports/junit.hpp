@@ -9,13 +9,10 @@
 #include <vector>
 
 #include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/text_escape.hpp"  // xml_escape
 
 namespace gridfuzz::reports {
 
 std::string render_junit(const std::vector<CsvRow>& rows);
-
-// Text made safe for an XML attribute or element: & < > " ' escaped, control characters other
-// than tab and line breaks replaced by '?' (XML 1.0 cannot hold them at all).
-std::string xml_escape(std::string_view text);
 
 }  // namespace gridfuzz::reports

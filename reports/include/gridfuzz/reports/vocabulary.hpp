@@ -33,7 +33,8 @@ std::optional<std::string> check_index_type(std::string_view value);
 
 // A whole row: the vocabulary columns above (predicted, observed, verdict and index_wrap must
 // be non-empty), the numeric columns' syntax (ColumnKind), and the schema version's syntax.
-// The message names the column.
-std::optional<std::string> check_row(const CsvRow& row);
+// Text fields must be printable UTF-8. The message names the column. Without
+// `check_vocabulary` (a row of a newer minor, which may add values) the vocabulary is not checked.
+std::optional<std::string> check_row(const CsvRow& row, bool check_vocabulary = true);
 
 }  // namespace gridfuzz::reports
