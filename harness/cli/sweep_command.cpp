@@ -4,9 +4,7 @@
 // printed with its replay string. With no kernel named this is the default job. --devices spreads
 // the cases over several GPUs (sweep_run.hpp says how the results stay the same).
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <map>
 
@@ -23,6 +21,10 @@
 
 namespace gridfuzz::cli {
 namespace {
+
+// --cases: random cases per kernel and variant. Rapidcheck counts them in an int; past 10^7 a
+// sweep would run for days anyway.
+constexpr std::uint64_t kMaxRandomCases = 10'000'000;
 
 struct SweepArgs {
   std::vector<std::string> kernels;
@@ -77,20 +79,19 @@ std::string join_devices(const std::vector<int>& devices) {
   return out;
 }
 
-// Moves an existing report aside as <file>.<its mtime, UTC>.bak (never overwrites what a run
-// wrote; a second set-aside within the same second gets a counter).
-void set_aside(const std::string& path) {
-  if (!std::filesystem::exists(path)) return;
-  const auto mtime = std::chrono::file_clock::to_sys(std::filesystem::last_write_time(path));
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::floor<std::chrono::seconds>(mtime));
-  std::tm utc{};
-  gmtime_r(&t, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &utc);
-  std::string backup = path + "." + stamp + ".bak";
-  for (int n = 2; std::filesystem::exists(backup); ++n) backup = path + "." + stamp + "-" + std::to_string(n) + ".bak";
-  std::filesystem::rename(path, backup);
-  std::cout << "note: the existing " << path << " was moved to " << backup << " (use --resume to continue it)\n";
+// Rows of finished cases, by case id, from the CSV the writer holds (locked) on --resume. Rows
+// judged on another device never count as done here: the file is refused instead, so one CSV
+// never mixes the verdicts of two devices.
+std::map<std::string, reports::CsvRow> resumed_rows(const std::string& path, const RunContext& ctx) {
+  std::map<std::string, reports::CsvRow> done;
+  for (const auto& row : reports::read_csv(path).rows) {
+    if (row.get("device") != ctx.device || row.get("cc") != ctx.cc)
+      throw UsageError("--resume: " + path + " holds rows judged on " + row.get("device") + " (cc " + row.get("cc") +
+                       "), this sweep judges " + ctx.device + " (cc " + ctx.cc +
+                       "): resume it with the same --device/--device-preset, or sweep into another --csv");
+    done[row.get("case_id")] = row;
+  }
+  return done;
 }
 
 }  // namespace
@@ -100,9 +101,12 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   a->engine.csv = "gridfuzz-report.csv";
   auto* cmd = app.add_subcommand("sweep", "boundary + random sweep of every kernel and variant (the default job)");
   cmd->add_option("kernel", a->kernels, "kernels to sweep (default: all)");
-  cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 10)");
-  cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)");
-  cmd->add_option("--time-budget", a->time_budget_s, "stop starting new cases after this many seconds (default: none)");
+  cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 10, at most 10^7)")
+      ->check(whole_number(kMaxRandomCases));
+  cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
+  cmd->add_option("--time-budget", a->time_budget_s,
+                  "stop starting new cases this many seconds after the start, planning included (default: none)")
+      ->check(finite_number(0));
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,
                   "save each minimal failing case as DIR/<case id>.replay (the GPU tests replay properties/corpus first)");
@@ -114,6 +118,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   add_engine_options(*cmd, a->engine);
   cmd->get_option("--csv")->default_val("gridfuzz-report.csv");
   return [a, &global]() -> int {
+    const auto started = std::chrono::steady_clock::now();  // the time budget counts from here
     const auto shard = a->shard.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parse_shard(a->shard);
     Session session(global, a->engine, resolve_devices(a->devices, global, a->engine));
     std::vector<const Kernel*> kernels;
@@ -121,15 +126,18 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       for (const auto& k : builtin_registry().all()) kernels.push_back(k.get());
     for (const auto& name : a->kernels) kernels.push_back(&session.kernel(name));
 
-    // Rows of finished cases, by case id, from the CSV on --resume: not run (or written) again.
+    // Every argument is checked before the CSV is touched; the writer then locks the file before
+    // it reads, sets aside or appends anything.
+    reports::CsvWriter csv(a->engine.csv, {.existing = a->resume ? reports::ExistingCsv::append
+                                                                  : reports::ExistingCsv::set_aside});
+    if (csv.set_aside_to())
+      std::cerr << "note: the existing " << a->engine.csv << " was copied to " << csv.set_aside_to()->string()
+                << " and started again (use --resume to continue it)\n";
     std::map<std::string, reports::CsvRow> done;
-    if (a->resume && std::filesystem::exists(a->engine.csv)) {
-      for (const auto& row : reports::read_csv(a->engine.csv).rows) done[row.get("case_id")] = row;
+    if (a->resume && csv.rows_at_open() > 0) {
+      done = resumed_rows(a->engine.csv, session.context());
       std::cout << "resuming " << a->engine.csv << ": " << done.size() << " case(s) already done\n";
-    } else if (!a->resume) {
-      set_aside(a->engine.csv);
     }
-    reports::CsvWriter csv(a->engine.csv);
     if (!session.on_device())
       std::cout << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
                 << " (no GPU: the rows record predictions, observed = static)\n";
@@ -149,8 +157,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     for (const auto& t : targets) planned += t.boundary_cases.size() + a->cases;
     Progress progress(planned);
 
-    const auto t0 = std::chrono::steady_clock::now();
-    const SweepSettings settings{a->cases, a->seed, a->time_budget_s};
+    const auto t0 = started;
+    const SweepSettings settings{.cases = a->cases, .seed = a->seed, .time_budget_s = a->time_budget_s, .start = started};
     const SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
       csv.write(row);
       progress.step(format_row_line(row), is_failure(row.get("verdict")));

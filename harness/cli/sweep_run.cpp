@@ -2,10 +2,12 @@
 
 #include <rapidcheck.h>
 
-#include <chrono>
+#include <charconv>
 #include <exception>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "session.hpp"
 
@@ -21,9 +23,12 @@ class QuietListener : public rc::detail::TestListener {
 };
 
 // Checks "no failure at random shapes" for one target. `verdict_of` runs (or looks up) a case and
-// returns its verdict, or "" when it was not run (time budget): that counts as no failure.
+// returns its verdict, or "" when it was not run (time budget): that counts as no failure. Once
+// `skip()` is true the remaining draws are skipped before anything is generated (each test case
+// has its own random stream, so the cases drawn before are the same either way).
 rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSettings& s,
-                                           const std::function<std::string(const Case&)>& verdict_of) {
+                                           const std::function<std::string(const Case&)>& verdict_of,
+                                           const std::function<bool()>& skip = {}) {
   const Kernel& k = *t.kernel;
   rc::detail::TestMetadata metadata;
   metadata.id = k.name() + " " + t.variant + ": no failure at random shapes";
@@ -35,6 +40,7 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
   QuietListener quiet;
   return rc::detail::checkProperty(
       rc::detail::toProperty([&] {
+        if (skip && skip()) return;
         const Params p = *random_params(k, t.boundaries);
         RC_PRE(!k.check(p).has_value());
         RC_ASSERT(!is_failure(verdict_of(Case{k.name(), t.variant, p, s.seed})));
@@ -42,75 +48,116 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
       metadata, params, quiet, {});  // no reproduce map: RC_PARAMS is not read (nor echoed)
 }
 
+// The 64 bits of a case id ("16 hex digits"); any other text (a foreign CSV) by its hash.
+std::uint64_t id_key(const std::string& id) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v, 16);
+  if (ec == std::errc() && end == id.data() + id.size() && id.size() == 16) return v;
+  return std::hash<std::string>{}(id);
+}
+
+std::string target_key(const std::string& kernel, const std::string& variant) { return kernel + "\n" + variant; }
+
 class SweepRun {
  public:
-  SweepRun(const SweepSettings& s, CaseExecutor& executor, std::map<std::string, reports::CsvRow> done,
+  SweepRun(const SweepSettings& s, CaseExecutor& executor, const std::map<std::string, reports::CsvRow>& done,
            const std::function<void(const reports::CsvRow&)>& on_new_row)
-      : s_(s), executor_(executor), done_(std::move(done)), on_new_row_(on_new_row) {}
+      : s_(s), executor_(executor), on_new_row_(on_new_row) {
+    for (const auto& [id, row] : done) resumed_.emplace(id_key(id), row.get("verdict"));
+  }
 
   SweepSummary run(const std::vector<SweepTarget>& targets) {
-    // 1. Everything known before any result: boundary cases first (the most telling, so a time
-    //    budget cuts random cases before them), then the random cases rapidcheck will draw.
-    std::vector<Case> planned;
+    // 1. Boundary cases, then 2. random cases as rapidcheck draws them, in chunks.
     for (const SweepTarget& t : targets)
       for (Case c : t.boundary_cases) {
         c.seed = s_.seed;
-        planned.push_back(std::move(c));
+        submit(c);
       }
+    if (s_.cases > 0)
+      for (const SweepTarget& t : targets) {
+        if (out_of_time()) break;
+        const auto drawn = check_random_shapes(
+            t, s_,
+            [&](const Case& c) {
+              submit(c);
+              return std::string();
+            },
+            [&] { return out_of_time(); });
+        note_gave_up(t, drawn);
+      }
+    flush();
+    if (out_of_time()) summary_.budget_hit = true;
+
+    // 3. Each random property with a failing row again, over the verdicts; a failure is shrunk
+    //    here. A target without one passes its property: nothing to check.
     if (s_.cases > 0)
       for (const SweepTarget& t : targets)
-        check_random_shapes(t, s_, [&](const Case& c) {
-          planned.push_back(c);
-          return std::string();
-        });
-
-    // 2. One batch for every device; rows already done are counted, not run.
-    std::vector<Case> batch;
-    std::set<std::string> seen;
-    for (const Case& c : planned) {
-      if (!seen.insert(c.id()).second) continue;
-      if (auto it = done_.find(c.id()); it != done_.end()) {
-        reuse(it->second);
-      } else {
-        batch.push_back(c);
-      }
-    }
-    executor_.run(batch, [&](const Case& c, const reports::CsvRow& row) { take(c, row); },
-                  [&] { return out_of_time(); });
-    for (const Case& c : batch)
-      if (!done_.contains(c.id())) summary_.budget_hit = true;
-
-    // 3. Each random property again, over the rows; a failure is shrunk here.
-    if (s_.cases > 0)
-      for (const SweepTarget& t : targets) confirm(t);
+        if (failing_targets_.contains(target_key(t.kernel->name(), t.variant))) confirm(t);
     return summary_;
   }
 
  private:
   bool out_of_time() const {
     return s_.time_budget_s > 0 &&
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > s_.time_budget_s;
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - s_.start).count() > s_.time_budget_s;
   }
 
-  void tally(const reports::CsvRow& row) {
-    const std::string verdict = row.get("verdict");
+  // Queues a case the sweep has not met yet; a resumed one is counted, not run.
+  void submit(const Case& c) {
+    const std::uint64_t key = id_key(c.id());
+    if (!met_.insert(key).second) return;
+    if (const auto it = resumed_.find(key); it != resumed_.end()) {
+      tally(c, it->second);
+      ++summary_.reused;
+      return;
+    }
+    pending_.push_back(c);
+    if (pending_.size() >= std::max<std::size_t>(s_.chunk, 1)) flush();
+  }
+
+  void flush() {
+    if (pending_.empty()) return;
+    std::unordered_set<std::uint64_t> finished;
+    executor_.run(pending_, [&](const Case& c, const reports::CsvRow& row) {
+      finished.insert(id_key(c.id()));
+      take(c, row);
+    }, [&] { return out_of_time(); });
+    for (const Case& c : pending_)
+      if (!finished.contains(id_key(c.id()))) {
+        summary_.budget_hit = true;
+        met_.erase(id_key(c.id()));  // never ran: a later look-up must not take it for a pass
+      }
+    pending_.clear();
+  }
+
+  void tally(const Case& c, const std::string& verdict) {
     ++summary_.by_verdict[verdict];
-    if (is_failure(verdict)) summary_.failures.push_back(verdict + "  " + row.get("replay"));
+    if (!is_failure(verdict)) return;
+    failing_.emplace(id_key(c.id()), verdict);
+    failing_targets_.insert(target_key(c.kernel, c.variant));
+    summary_.failures.push_back(verdict + "  " + c.replay());
   }
 
   void take(const Case& c, const reports::CsvRow& row) {
-    done_[c.id()] = row;
-    counted_.insert(c.id());
+    met_.insert(id_key(c.id()));
     ++summary_.ran;
-    tally(row);
+    tally(c, row.get("verdict"));
     on_new_row_(row);
   }
 
-  // A row finished before this sweep (resumed CSV), counted the first time the sweep meets it.
-  void reuse(const reports::CsvRow& row) {
-    if (!counted_.insert(row.get("case_id")).second) return;
-    ++summary_.reused;
-    tally(row);
+  void note_gave_up(const SweepTarget& t, const rc::detail::TestResult& result) {
+    rc::detail::GaveUpResult gave_up;
+    if (result.match(gave_up) && !out_of_time())
+      summary_.notes.push_back(t.kernel->name() + " " + t.variant + ": rapidcheck gave up after " +
+                               std::to_string(gave_up.numSuccess) + " random case(s): " + gave_up.description);
+  }
+
+  // The verdict of a case the sweep has finished (run or resumed), or nothing.
+  std::optional<std::string> verdict_of(std::uint64_t key) const {
+    if (const auto it = failing_.find(key); it != failing_.end()) return it->second;
+    if (const auto it = resumed_.find(key); it != resumed_.end()) return it->second;
+    if (met_.contains(key)) return std::string("pass");  // a finished row that does not fail the run
+    return std::nullopt;
   }
 
   void confirm(const SweepTarget& t) {
@@ -120,8 +167,9 @@ class SweepRun {
     std::exception_ptr run_error;
     const auto result = check_random_shapes(t, s_, [&](const Case& c) -> std::string {
       if (run_error) return "";
-      auto it = done_.find(c.id());
-      if (it == done_.end()) {
+      const std::uint64_t key = id_key(c.id());
+      std::optional<std::string> verdict = verdict_of(key);
+      if (!verdict) {
         if (out_of_time()) {
           summary_.budget_hit = true;
           return "";
@@ -132,35 +180,33 @@ class SweepRun {
           run_error = std::current_exception();
           return "";
         }
-        it = done_.find(c.id());
-        if (it == done_.end()) return "";
-      } else {
-        reuse(it->second);  // a shrink step a resumed CSV already has
+        verdict = verdict_of(key);
+        if (!verdict) return "";
+      } else if (met_.insert(key).second) {
+        // A shrink step a resumed CSV already has, met for the first time.
+        ++summary_.reused;
+        tally(c, *verdict);
       }
-      const std::string verdict = it->second.get("verdict");
-      if (is_failure(verdict)) last_failing = c;
-      return verdict;
+      if (is_failure(*verdict)) last_failing = c;
+      return *verdict;
     });
     if (run_error) std::rethrow_exception(run_error);
-    const std::string target = t.kernel->name() + " " + t.variant;
-    rc::detail::GaveUpResult gave_up;
     rc::detail::Error error;
     if (result.is<rc::detail::FailureResult>() && last_failing)
       summary_.minimal_failures.push_back(*last_failing);
-    else if (result.match(gave_up))
-      summary_.notes.push_back(target + ": rapidcheck gave up after " + std::to_string(gave_up.numSuccess) +
-                               " random case(s): " + gave_up.description);
     else if (result.match(error))
-      summary_.notes.push_back(target + ": rapidcheck error: " + error.description);
+      summary_.notes.push_back(t.kernel->name() + " " + t.variant + ": rapidcheck error: " + error.description);
   }
 
   const SweepSettings& s_;
   CaseExecutor& executor_;
-  std::map<std::string, reports::CsvRow> done_;
   const std::function<void(const reports::CsvRow&)>& on_new_row_;
   SweepSummary summary_;
-  std::set<std::string> counted_;  // case ids in the summary: each case counts once
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::vector<Case> pending_;                               // at most one chunk
+  std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
+  std::unordered_map<std::uint64_t, std::string> resumed_;  // verdicts of a resumed CSV
+  std::unordered_map<std::uint64_t, std::string> failing_;  // verdicts of the failing rows
+  std::set<std::string> failing_targets_;                   // kernel x variant with a failing row
 };
 
 }  // namespace
@@ -168,7 +214,9 @@ class SweepRun {
 SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, CaseExecutor& executor,
                        std::map<std::string, reports::CsvRow> done,
                        const std::function<void(const reports::CsvRow&)>& on_new_row) {
-  return SweepRun(settings, executor, std::move(done), on_new_row).run(targets);
+  SweepRun run(settings, executor, done, on_new_row);
+  done.clear();  // only the verdicts are kept
+  return run.run(targets);
 }
 
 }  // namespace gridfuzz::cli

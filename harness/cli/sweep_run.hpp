@@ -1,10 +1,14 @@
 #pragma once
-// The sweep itself, apart from its command line. Every boundary case, then every random case
-// rapidcheck draws, goes to the executor as one batch, so several GPUs share the work. Then each
-// target's random property is checked again, in order, over the finished rows; where it fails,
-// rapidcheck shrinks it there, one new case at a time. Rapidcheck draws the same cases whatever
-// the results (until a failure), so the rows, verdicts and minimal cases do not depend on how
-// many GPUs ran them or in what order they finished.
+// The sweep itself, apart from its command line. Cases stream through the executor in chunks as
+// they are planned: every boundary case first (the most telling, so a time budget cuts random
+// cases before them), then the random cases rapidcheck draws, target by target. Memory does not
+// grow with the number of cases beyond their 64-bit ids (for de-duplication) and the rows that
+// failed. Then the random property of each target with a failing row is checked again, in order,
+// over the finished verdicts; rapidcheck shrinks a failure there, one new case at a time.
+// Rapidcheck draws the same cases whatever the results (until a failure), so the rows, verdicts
+// and minimal cases do not depend on how many GPUs ran them, in what order they finished, or on
+// the chunk size.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,6 +24,9 @@ struct SweepSettings {
   std::size_t cases = 10;     // random cases per kernel and variant
   std::uint64_t seed = 1;     // of the random cases and of every case's inputs
   double time_budget_s = 0;   // stop starting new cases after this long; 0: no limit
+  // The budget counts from here (the command's start: planning counts too).
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::size_t chunk = 1024;   // cases handed to the executor at once (bounds memory)
 };
 
 struct SweepSummary {
@@ -33,7 +40,7 @@ struct SweepSummary {
 };
 
 // Runs the sweep. `done`: rows already finished, by case id (a resumed CSV): those cases are not
-// run again. `on_new_row` gets each row this sweep runs, once, as it finishes (write it out there).
+// run again (only their verdicts are kept). `on_new_row` gets each row this sweep runs, once, as it finishes (write it out there).
 SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, CaseExecutor& executor,
                        std::map<std::string, reports::CsvRow> done,
                        const std::function<void(const reports::CsvRow&)>& on_new_row);

@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <utility>
 
@@ -29,7 +32,7 @@ std::string read_all(int fd, const std::string& path) {
   for (;;) {
     const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), offset);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw CsvError(path + ": read error: " + system_error_text(errno));
+    if (n < 0) throw CsvIoError(path + ": read error: " + system_error_text(errno));
     if (n == 0) return text;
     text.append(buffer.data(), static_cast<std::size_t>(n));
     offset += n;
@@ -68,24 +71,93 @@ detail::RawText checked_for_append(std::string_view text, const std::string& nam
   }
 }
 
+void write_fully(int fd, std::string_view bytes, const std::string& path) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw CsvIoError(path + ": write error: " + system_error_text(errno));
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// <path>.<mtime as UTC>.bak, or with -2, -3, ... when taken.
+std::string backup_stem(const std::string& path, const struct stat& st) {
+  const std::time_t t = st.st_mtim.tv_sec;
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &utc);
+  return path + "." + stamp;
+}
+
+// Copies `text` to a new file beside `path` (created exclusively: nothing is overwritten) and
+// returns its name.
+std::filesystem::path copy_aside(const std::string& path, const struct stat& st, std::string_view text) {
+  const std::string stem = backup_stem(path, st);
+  for (int n = 1; n < 1000; ++n) {
+    std::string name = stem;
+    if (n > 1) name += '-' + std::to_string(n);
+    name += ".bak";
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) throw CsvIoError("cannot set " + path + " aside: cannot create " + name + ": " + system_error_text(errno));
+    try {
+      write_fully(fd, text, name);
+      if (::fsync(fd) != 0) throw CsvIoError(name + ": cannot sync: " + system_error_text(errno));
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+    return name;
+  }
+  throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
+}
+
 }  // namespace
 
 CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options)
     : path_(std::move(path)), options_(options) {
   const std::string name = path_.string();
   // O_APPEND: every write lands at the current end, whatever else happened to the file.
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw CsvError(name + ": cannot open for append: " + system_error_text(errno));
+  // O_NONBLOCK: opening a FIFO must not wait for a reader (it is refused just below).
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+  if (fd_ < 0)
+    throw (errno == EIO ? CsvIoError(name + ": cannot open for writing: " + system_error_text(errno))
+                        : CsvError(name + ": cannot open for writing: " + system_error_text(errno)));
   try {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw CsvIoError(name + ": cannot stat: " + system_error_text(errno));
+    if (!S_ISREG(st.st_mode)) throw CsvError(name + ": not a regular file: a CSV is never written there");
+    if (::fcntl(fd_, F_SETFL, O_APPEND) != 0)
+      throw CsvIoError(name + ": cannot set file flags: " + system_error_text(errno));
     // Two writers on one file would interleave rows and cut each other's "partial" rows.
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
       throw CsvError(name + ": " +
-                     (errno == EWOULDBLOCK ? std::string("another writer has it open")
+                     (errno == EWOULDBLOCK ? std::string("another writer has it open (locked); nothing changed")
                                            : "cannot lock: " + system_error_text(errno)));
 
-    const std::string text = read_all(fd_, name);
+    std::string text = read_all(fd_, name);
     const std::string header = detail::header_line();
     std::optional<std::size_t> truncate_to;
+    if (!text.empty() && options_.existing == ExistingCsv::set_aside) {
+      // Only a gridfuzz CSV is ever changed; anything else stays exactly as it was.
+      try {
+        const detail::RawText raw = detail::split_records(text, name);
+        if (!raw.records.empty()) detail::records_to_rows(raw, name, CsvReadOptions{.check_values = false});
+        if (raw.records.empty() && !header.starts_with(text.substr(raw.complete_bytes)))
+          throw CsvError(name + ": no header line");
+      } catch (const CsvIoError&) {
+        throw;
+      } catch (const CsvError& error) {
+        throw CsvError(name + " exists and is not a gridfuzz CSV, so it is left as it is (" + error.what() +
+                       "); choose another --csv");
+      }
+      set_aside_to_ = copy_aside(name, st, text);
+      if (::ftruncate(fd_, 0) != 0)
+        throw CsvIoError(name + ": cannot empty it after setting it aside: " + system_error_text(errno));
+      text.clear();
+    }
     if (text.empty()) {
       write_all(header);
     } else {
@@ -123,7 +195,8 @@ CsvWriter::CsvWriter(CsvWriter&& other) noexcept
       fd_(std::exchange(other.fd_, -1)),
       rows_at_open_(other.rows_at_open_),
       rows_written_(other.rows_written_),
-      truncated_partial_line_(other.truncated_partial_line_) {}
+      truncated_partial_line_(other.truncated_partial_line_),
+      set_aside_to_(std::move(other.set_aside_to_)) {}
 
 CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
   if (this != &other) {
@@ -134,6 +207,7 @@ CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
     rows_at_open_ = other.rows_at_open_;
     rows_written_ = other.rows_written_;
     truncated_partial_line_ = other.truncated_partial_line_;
+    set_aside_to_ = std::move(other.set_aside_to_);
   }
   return *this;
 }
@@ -164,12 +238,7 @@ void CsvWriter::write(const CsvRow& row) {
 void CsvWriter::write_all(std::string_view bytes) {
   // One write() per row in practice: a kill leaves a row whole or absent. The loop only
   // matters for interrupted or short writes.
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw CsvError(path_.string() + ": write error: " + system_error_text(errno));
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
+  write_fully(fd_, bytes, path_.string());
 }
 
 }  // namespace gridfuzz::reports

@@ -16,14 +16,22 @@
 
 namespace gridfuzz::reports {
 
+// What to do with a gridfuzz CSV that is already at the path.
+enum class ExistingCsv {
+  append,     // keep its rows and append (run, bisect, a resumed sweep)
+  set_aside,  // copy it to <path>.<its mtime, UTC>.bak, then start the file again (a new sweep)
+};
+
 struct CsvWriterOptions {
   // Reject rows whose values fail check_row (vocabulary, numeric syntax).
   bool check_values = true;
+  ExistingCsv existing = ExistingCsv::append;
 };
 
 class CsvWriter {
  public:
-  // Creates the file (with its header) or opens it for append. Throws CsvError.
+  // Creates the file (with its header) or opens it for append (or sets it aside: options).
+  // Throws CsvError (bad path or content: nothing changed) or CsvIoError.
   explicit CsvWriter(std::filesystem::path path, const CsvWriterOptions& options = {});
   ~CsvWriter();
   CsvWriter(CsvWriter&& other) noexcept;
@@ -39,6 +47,8 @@ class CsvWriter {
   // Rows already in the file when it was opened (what a resumed sweep can skip).
   std::size_t rows_at_open() const noexcept { return rows_at_open_; }
   std::size_t rows_written() const noexcept { return rows_written_; }
+  // Where a set-aside CSV was copied to, if one was.
+  const std::optional<std::filesystem::path>& set_aside_to() const noexcept { return set_aside_to_; }
   // The line of an unterminated last row that opening cut off, if there was one.
   std::optional<std::size_t> truncated_partial_line() const noexcept {
     return truncated_partial_line_;
@@ -54,6 +64,7 @@ class CsvWriter {
   std::size_t rows_at_open_ = 0;
   std::size_t rows_written_ = 0;
   std::optional<std::size_t> truncated_partial_line_;
+  std::optional<std::filesystem::path> set_aside_to_;
 };
 
 }  // namespace gridfuzz::reports
