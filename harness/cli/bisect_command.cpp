@@ -2,6 +2,7 @@
 // the exact first failing value of one axis, the others fixed, in at most ceil(log2(range))+2
 // runs. The last line is `last_pass=<v|none> first_fail=<v|none> rule=<rule or kind>` (observed),
 // and on GPU runs the model's answer follows on the same line for comparison.
+#include <algorithm>
 #include <iostream>
 
 #include "case_expansion.hpp"
@@ -44,12 +45,18 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--axis", a->axis, "the integer axis to bisect")->required();
   cmd->add_option("--set", a->sets, "the other axes, name=value");
   cmd->add_option("--range", a->range, "LO:HI to search (default: the axis' whole range)");
-  cmd->add_option("--seed", a->seed, "input seed (default 1)");
+  cmd->add_option("--seed", a->seed, "input seed (default 1)")->check(whole_number());
   add_engine_options(*cmd, a->engine);
   return [a, &global]() -> int {
     Session session(global, a->engine);
     const Kernel& k = session.kernel(a->kernel);
-    const std::string variant = a->variant.empty() ? k.variants().front() : a->variant;
+    const auto variants = k.variants();
+    const std::string variant = a->variant.empty() ? variants.front() : a->variant;
+    if (std::find(variants.begin(), variants.end(), variant) == variants.end()) {
+      std::string known;
+      for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
+      throw UsageError("--variant: " + k.name() + " has no variant '" + variant + "' (it has " + known + ")");
+    }
     const auto axes = k.axes();
     const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& x) { return x.name == a->axis; });
     if (axis == axes.end() || axis->is_choice()) throw UsageError("--axis: '" + a->axis + "' is not an integer axis of " + k.name());
@@ -61,12 +68,19 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
     const Params base = expand_cases(axes, sets, false).front();
     std::int64_t lo = axis->min, hi = axis->max;
     if (!a->range.empty()) {
-      const SetArg r = parse_set(a->axis + "=" + a->range, true);
-      lo = std::stoll(r.values.front());
-      hi = std::stoll(r.values.back());
-      if (lo < axis->min || hi > axis->max)
+      // LO:HI, never enumerated: bisection needs about log2(HI-LO) probes, whatever the width.
+      const std::size_t colon = a->range.find(':');
+      if (colon == std::string::npos || a->range.find(':', colon + 1) != std::string::npos)
+        throw UsageError("--range '" + a->range + "' is not LO:HI (e.g. 1:40000)");
+      const std::uint64_t range_lo = parse_u64(a->range.substr(0, colon), "--range LO");
+      const std::uint64_t range_hi = parse_u64(a->range.substr(colon + 1), "--range HI");
+      if (range_lo > range_hi) throw UsageError("--range " + a->range + ": LO is more than HI");
+      if (range_lo < static_cast<std::uint64_t>(std::max<std::int64_t>(axis->min, 0)) ||
+          range_hi > static_cast<std::uint64_t>(axis->max))
         throw UsageError("--range " + a->range + " leaves the axis' range [" + std::to_string(axis->min) + ", " +
                          std::to_string(axis->max) + "]");
+      lo = static_cast<std::int64_t>(range_lo);
+      hi = static_cast<std::int64_t>(range_hi);
     }
     auto params_at = [&](std::int64_t v) {
       Params p = base;

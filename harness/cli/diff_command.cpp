@@ -2,6 +2,7 @@
 // new failure, model-mismatch or unexpected-pass, a moved boundary, a significant slow-down;
 // the list is printed), 2 when the CSVs cannot be compared (missing, corrupt, another schema
 // major version, a missing column). docs/REPORTS.md states the rules.
+#include <cmath>
 #include <iostream>
 
 #include "commands.hpp"
@@ -32,7 +33,7 @@ double parse_threshold(const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (number.empty() || used != number.size() || !(value >= 0))
+  if (number.empty() || used != number.size() || !(value >= 0) || !std::isfinite(value))
     throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
   if (percent) value /= 100;
   if (!percent && value > 1)
@@ -52,8 +53,8 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
                   "relative change of a median time that can count as slower or faster (default 10%)");
   cmd->add_option("--min-delta-ms", a->min_delta_ms,
                   "timing changes smaller than this many ms are SAME (default 0.02: launch jitter)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)");
+      ->check(finite_number(0));
+  cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)")->check(whole_number(1u << 30));
   cmd->add_flag("--same-verdicts", a->same_verdicts,
                 "also exit 1 unless both runs have the same cases with the same verdicts (timings aside): "
                 "two runs of one sweep, e.g. on one GPU and on several, must agree");

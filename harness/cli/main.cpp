@@ -6,6 +6,10 @@
 
 #include "commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/reports/csv_error.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/text_file.hpp"
 #include "parse.hpp"
 #include "plugin_loader.hpp"
 #include "session.hpp"
@@ -18,7 +22,7 @@ int main(int argc, char** argv) {
   int device_ordinal = -1;
   std::string preset;
   // Global options, accepted anywhere on the line (subcommands fall through to here).
-  auto* dev_opt = app.add_option("--device", device_ordinal, "CUDA device ordinal to use")->check(CLI::NonNegativeNumber);
+  auto* dev_opt = app.add_option("--device", device_ordinal, "CUDA device ordinal to use")->check(whole_number(std::numeric_limits<int>::max()));
   auto* preset_opt = app.add_option("--device-preset", preset,
                                     "judge against a named device (sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120) "
                                     "instead of a GPU: static analysis");
@@ -56,31 +60,50 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "gridfuzz: " << e.what() << "\n(run 'gridfuzz --help' for usage)\n";
+    std::cerr << "gridfuzz: " << gridfuzz::reports::terminal_text(e.what()) << "\n(run 'gridfuzz --help' for usage)\n";
     return kUsage;
   }
   if (*dev_opt) global.device.device = device_ordinal;
-  if (*preset_opt) global.device.preset = preset;
+  if (*preset_opt) {
+    if (!gridfuzz::device_preset(preset)) {
+      std::string known;
+      for (const auto& name : gridfuzz::device_preset_names()) known += " " + name;
+      std::cerr << "gridfuzz: --device-preset: unknown preset '" << gridfuzz::reports::terminal_text(preset)
+                << "' (known:" << known << ")\n";
+      return kUsage;
+    }
+    global.device.preset = preset;
+  }
   // Plugins register into the same registry as the built-in kernels, before any command runs.
   try {
     for (const auto& path : plugins) gridfuzz::plugin::load_plugin(path, builtin_registry());
   } catch (const std::exception& e) {
-    std::cerr << "gridfuzz: " << e.what() << "\n";
+    std::cerr << "gridfuzz: " << gridfuzz::reports::terminal_text(e.what()) << "\n";
     return kUsage;
   }
 
+  // One message line per error (escaped: it may quote a CSV field or a plugin's text), and the
+  // exit code of its cause: 2 bad input, 3 the environment.
+  const auto fail = [](const std::exception& e, int code) {
+    std::cerr << "gridfuzz: " << (code == kEnvironment ? "error: " : "") << gridfuzz::reports::terminal_text(e.what())
+              << "\n";
+    return code;
+  };
   try {
     for (auto& [sub, run] : runners)
       if (sub->parsed()) return run();
   } catch (const UsageError& e) {
-    std::cerr << "gridfuzz: " << e.what() << "\n";
-    return kUsage;
-  } catch (const gridfuzz::device::NoDeviceError& e) {
-    std::cerr << "gridfuzz: " << e.what() << "\n";
-    return kEnvironment;
+    return fail(e, kUsage);
+  } catch (const gridfuzz::reports::CsvIoError& e) {
+    return fail(e, kEnvironment);
+  } catch (const gridfuzz::reports::CsvError& e) {
+    return fail(e, kUsage);  // not a gridfuzz CSV, a path a CSV may not be written to, another schema
+  } catch (const gridfuzz::InputFileError& e) {
+    return fail(e, kUsage);
+  } catch (const std::invalid_argument& e) {
+    return fail(e, kUsage);  // values a kernel, the ledger or a replay string refuses
   } catch (const std::exception& e) {
-    std::cerr << "gridfuzz: error: " << e.what() << "\n";
-    return kEnvironment;
+    return fail(e, kEnvironment);  // no device, no memory, a read or write error
   }
   return kUsage;
 }

@@ -1,6 +1,7 @@
 #include "parse.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <vector>
 
 namespace gridfuzz::cli {
@@ -32,6 +33,34 @@ Dim3 parse_dim3(const std::string& text, const std::string& option) {
   std::uint64_t* field[] = {&d.x, &d.y, &d.z};
   for (std::size_t i = 0; i < parts.size(); ++i) *field[i] = parse_u64(parts[i], option + axis[i]);
   return d;
+}
+
+CLI::Validator whole_number(std::uint64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        try {
+          if (parse_u64(text, "value") > max) return "'" + text + "' is more than " + std::to_string(max);
+        } catch (const UsageError& e) {
+          return e.what();
+        }
+        return "";
+      },
+      "INT in [0, " + std::to_string(max) + "]", "whole number");
+}
+
+CLI::Validator finite_number(double min, bool exclusive) {
+  return CLI::Validator(
+      [min, exclusive](std::string& text) -> std::string {
+        double v = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+        if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+          return "'" + text + "' is not a finite number";
+        if (exclusive ? !(v > min) : !(v >= min))
+          return "'" + text + "' must be " + (exclusive ? "more than " : "at least ") + CLI::detail::to_string(min);
+        return "";
+      },
+      "NUMBER", "finite number");
 }
 
 }  // namespace gridfuzz::cli

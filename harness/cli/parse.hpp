@@ -1,7 +1,10 @@
 #pragma once
 // Strict parsing of command-line values. Every malformed value is an error naming the option
 // and the text; nothing is clamped, wrapped or guessed.
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -20,5 +23,12 @@ std::uint64_t parse_u64(const std::string& text, const std::string& option);
 
 // "X[,Y[,Z]]" with missing dimensions 1.
 Dim3 parse_dim3(const std::string& text, const std::string& option);
+
+// Validators for numeric options, checked on the text before CLI11 converts it (so "-1" never
+// wraps into an unsigned option, and "nan" or "inf" never reach a number of seconds).
+// A decimal whole number in [0, max].
+CLI::Validator whole_number(std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
+// A finite decimal number >= min (> min when `exclusive`).
+CLI::Validator finite_number(double min, bool exclusive = false);
 
 }  // namespace gridfuzz::cli

@@ -12,6 +12,7 @@
 #include "gridfuzz/reports/plots.hpp"
 #include "gridfuzz/reports/report_markdown.hpp"
 #include "gridfuzz/reports/row_set.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 #include "parse.hpp"
 
 namespace gridfuzz::cli {
@@ -40,7 +41,7 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
                                            "JUnit XML and plots");
   cmd->add_option("csv", a->csvs, "CSV files to merge (shards of a sweep, or runs on several devices)")->required();
   cmd->add_option("--out", a->out_dir, "also write report.md, junit.xml and plots/ into this folder");
-  cmd->add_option("--slowest", a->slowest, "slowest cases listed (default 10)");
+  cmd->add_option("--slowest", a->slowest, "slowest cases listed (default 10)")->check(whole_number(1u << 30));
   cmd->add_flag("--no-plots", a->no_plots, "do not write or draw plots");
   cmd->add_option("--gnuplot", a->gnuplot, "gnuplot program (default: gnuplot from PATH)");
   cmd->add_flag("--device-slugs", a->device_slugs,
@@ -51,8 +52,8 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
     try {
       set = reports::load_row_set(paths);
     } catch (const reports::CsvError& e) {
-      std::cerr << "gridfuzz report: cannot use this CSV: " << e.what() << "\n";
-      return kUsage;
+      std::cerr << "gridfuzz report: cannot use this CSV: " << reports::terminal_text(e.what()) << "\n";
+      return e.is_io() ? kEnvironment : kUsage;
     }
     if (a->device_slugs) {
       std::set<std::string> slugs;
@@ -66,7 +67,11 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
     input.slowest = a->slowest;
     if (!a->out_dir.empty()) {
       const std::filesystem::path dir(a->out_dir);
-      std::filesystem::create_directories(dir);
+      std::error_code ec;
+      if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+        throw UsageError("--out " + a->out_dir + " exists and is not a folder");
+      std::filesystem::create_directories(dir, ec);
+      if (ec) throw UsageError("--out " + a->out_dir + ": cannot create the folder: " + ec.message());
       if (!a->no_plots) {
         reports::PlotOptions options{dir, a->gnuplot};
         reports::PlotResult plots = reports::write_plots(set.rows, options);

@@ -2,6 +2,7 @@
 // product of the --set lists/ranges, or zipped), one row each, and print a table.
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "case_expansion.hpp"
 #include "commands.hpp"
@@ -47,7 +48,7 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--variant", a->variants, "variant(s) to run (default: all)");
   cmd->add_option("--set", a->sets, "axis value: name=value, name=a,b,c or name=lo:hi[:step]");
   cmd->add_flag("--zip", a->zip, "pair the i-th values of every --set instead of taking the product");
-  cmd->add_option("--seed", a->seed, "input seed (default 1)");
+  cmd->add_option("--seed", a->seed, "input seed (default 1)")->check(whole_number());
   add_engine_options(*cmd, a->engine);
   return [a, &global]() -> int {
     Session session(global, a->engine);
@@ -55,9 +56,17 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
     std::vector<SetArg> sets;
     for (const auto& s : a->sets) sets.push_back(parse_set(s, true));
     const auto variants = a->variants.empty() ? k.variants() : a->variants;
+    // A value listed twice (tokens=5,5) is one case: one row per case id. Every case is checked
+    // before the CSV is opened, so bad input changes no file.
     std::vector<Case> cases;
+    std::set<std::string> ids;
     for (const auto& params : expand_cases(k.axes(), sets, a->zip))
-      for (const auto& v : variants) cases.push_back({k.name(), v, params, a->seed});
+      for (const auto& v : variants) {
+        Case c{k.name(), v, params, a->seed};
+        if (!ids.insert(c.id()).second) continue;
+        session.validate(c);
+        cases.push_back(std::move(c));
+      }
     return run_cases(session, cases, a->engine.csv);
   };
 }

@@ -2,9 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+
+#include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/text_file.hpp"
 
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/verdict.hpp"
@@ -21,11 +26,13 @@ namespace gridfuzz::cli {
 void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--csv", o.csv, "append one row per case to this CSV file");
   cmd.add_option("--timeout", o.timeout_s, "seconds one case may take before its worker is killed (default 300)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_number(0, true));
   cmd.add_flag("--timing", o.timing, "time each passing case (CUDA events, L2 flushed between samples)");
   cmd.add_option("--samples", o.samples, "timing samples per case (default 10)")->check(CLI::Range(1, 10000));
-  cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)");
-  cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of free)");
+  cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)")
+      ->check(whole_number(1u << 24));
+  cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of free)")
+      ->check(whole_number(std::uint64_t{1} << 30));
   cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
   cmd.add_flag("--in-process", o.in_process, "run cases in this process (debugging; a fault ends gridfuzz)");
   cmd.add_flag("--static", o.static_only, "predictions only, even where a GPU is present");
@@ -51,12 +58,42 @@ Registry& builtin_registry() {
   return r;
 }
 
+// An entry for a loaded kernel must name one of its variants (a typo would silently expect
+// nothing). An entry for a kernel that is not loaded (a plugin's) cannot be checked: with an
+// explicit --ledger that is said on stderr; the checked-in ledger names the self-test plugin's
+// kernels, which most runs do not load.
+static void check_ledger(const Ledger& ledger, const std::string& source, bool explicit_ledger) {
+  for (const LedgerEntry& e : ledger.entries()) {
+    const std::string where = source + ":" + std::to_string(e.line) + ": ";
+    const auto kernel = builtin_registry().find(e.kernel);
+    if (!kernel) {
+      if (explicit_ledger)
+        std::cerr << "note: " << where << "kernel '" << e.kernel << "' is not loaded here; the entry is unused\n";
+      continue;
+    }
+    const auto variants = kernel->variants();
+    if (std::find(variants.begin(), variants.end(), e.variant) == variants.end()) {
+      std::string known;
+      for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
+      throw UsageError(where + "kernel '" + e.kernel + "' has no variant '" + e.variant + "' (it has " + known + ")");
+    }
+  }
+}
+
 // --ledger, else the checked-in ledger of the source tree gridfuzz was built from, else the one
 // under the current directory (a copied checkout), else none.
 static Ledger load_ledger(const std::string& path) {
-  if (!path.empty()) return Ledger::load(path);
+  if (!path.empty()) {
+    Ledger ledger = Ledger::load(path);
+    check_ledger(ledger, path, true);
+    return ledger;
+  }
   for (const char* candidate : {GRIDFUZZ_DEFAULT_LEDGER, "properties/known-failures.txt"})
-    if (std::filesystem::exists(candidate)) return Ledger::load(candidate);
+    if (std::filesystem::exists(candidate)) {
+      Ledger ledger = Ledger::load(candidate);
+      check_ledger(ledger, candidate, false);
+      return ledger;
+    }
   return Ledger();
 }
 
@@ -85,6 +122,10 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options, std:
     throw UsageError("--in-process runs on one device; it cannot be combined with several --devices");
   try {
     ledger_ = load_ledger(options.ledger);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const FileReadError&) {
+    throw;
   } catch (const std::exception& e) {
     throw UsageError(std::string("--ledger: ") + e.what());
   }
@@ -178,12 +219,15 @@ void Session::run(const std::vector<Case>& cases,
 }
 
 std::string format_row_line(const reports::CsvRow& row) {
+  // Fields may hold a plugin's or a driver's text: escaped before formatting (no ESC reaches the
+  // terminal, a NUL does not cut the line).
+  const auto field = [&](const char* column) { return reports::terminal_text(row.get(column)); };
   char buf[512];
-  std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", row.get("kernel").c_str(), row.get("variant").c_str(),
-                row.get("predicted").c_str(), row.get("observed").c_str(), row.get("verdict").c_str());
+  std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", field("kernel").c_str(), field("variant").c_str(),
+                field("predicted").c_str(), field("observed").c_str(), field("verdict").c_str());
   std::string line = buf;
-  if (!row.get("time_ms_median").empty()) line += " " + row.get("time_ms_median") + " ms";
-  line += "  " + row.get("replay");
+  if (!row.get("time_ms_median").empty()) line += " " + field("time_ms_median") + " ms";
+  line += "  " + field("replay");
   return line;
 }
 

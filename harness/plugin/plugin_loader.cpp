@@ -52,9 +52,23 @@ void load_plugin(const std::string& given, Registry& registry) {
     throw PluginError(where + ": API version mismatch: the plugin was built for gridfuzz API version " +
                       std::to_string(theirs) + ", this gridfuzz has version " + std::to_string(kApiVersion) +
                       " (rebuild the plugin against this gridfuzz)");
+  // The plugin registers into a registry of its own first: if it fails, or one of its kernels
+  // clashes, its kernels are destroyed here, while their code is still loaded (destroying them
+  // after the library is unloaded would call code that is gone).
+  Registry staged;
   std::array<char, 1024> error{};
-  if (register_kernels(&registry, kApiVersion, error.data(), error.size()) != 0)
-    throw PluginError(where + ": registration failed: " + std::string(error.data()));
+  int status = 0;
+  try {
+    status = register_kernels(&staged, kApiVersion, error.data(), error.size());
+  } catch (const std::exception& e) {
+    throw PluginError(where + ": registration threw: " + e.what());
+  }
+  error.back() = '\0';  // the plugin's text need not be terminated
+  if (status != 0) throw PluginError(where + ": registration failed: " + std::string(error.data()));
+  for (const auto& kernel : staged.all())
+    if (registry.find(kernel->name()))
+      throw PluginError(where + ": kernel '" + kernel->name() + "' is registered twice (it is already loaded)");
+  for (const auto& kernel : staged.all()) registry.add(kernel);
   library->keep_loaded();
   Loaded& l = loaded();
   std::lock_guard lock(l.mutex);

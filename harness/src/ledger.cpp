@@ -1,6 +1,7 @@
 #include "gridfuzz/ledger.hpp"
 
-#include <fstream>
+#include "gridfuzz/text_file.hpp"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -16,6 +17,7 @@ Ledger Ledger::parse(const std::string& text, const std::string& source) {
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream words(line);
     LedgerEntry e;
+    e.line = number;
     if (!(words >> e.kernel)) continue;  // blank or comment
     std::string extra;
     if (!(words >> e.variant >> e.when) || (words >> extra))
@@ -28,13 +30,7 @@ Ledger Ledger::parse(const std::string& text, const std::string& source) {
   return l;
 }
 
-Ledger Ledger::load(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error("cannot read the ledger '" + path + "'");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse(ss.str(), path);
-}
+Ledger Ledger::load(const std::string& path) { return parse(read_text_file(path, "the ledger"), path); }
 
 bool Ledger::expects_failure(const std::string& kernel, const std::string& variant, const Prediction& p) const {
   for (const auto& e : entries_) {

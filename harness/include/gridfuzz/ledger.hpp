@@ -16,6 +16,7 @@ namespace gridfuzz {
 
 struct LedgerEntry {
   std::string kernel, variant, when;
+  int line = 0;  // in the ledger's text, 1-based
 };
 
 class Ledger {

@@ -97,3 +97,11 @@ TEST(PluginCli, FailedRegistrationIsRefusedWithItsMessage) {
   EXPECT_EQ(twice.exit_code, 2);
   EXPECT_NE(twice.output.find("registered twice"), std::string::npos) << twice.output;
 }
+
+// Issue 19, item 5: it used to print the error, then crash (SIGSEGV, exit 139) at exit.
+TEST(PluginCli, RegistrationThatFailsAfterRegisteringExitsCleanly) {
+  const Result r = run("--plugin " REGISTER_THEN_FAIL_PLUGIN " list");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("registered, then failed"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("selftest."), std::string::npos) << "nothing of a failed plugin is listed: " << r.output;
+}

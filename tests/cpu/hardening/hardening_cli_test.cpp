@@ -1,0 +1,256 @@
+// The reproductions of issue 19, run against the gridfuzz binary as a user (or an attacker) would:
+// each gets exit 2 (bad input) with a one-line message, runs no command, renames or changes
+// nothing that is not a gridfuzz CSV, and reuses no row of another device. No GPU needed: every
+// command judges against --device-preset or --static.
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../../support/run_gridfuzz.hpp"
+#include "gridfuzz/reports/csv_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Result = gridfuzz::testing::CommandResult;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("gridfuzz-hardening-" + std::to_string(getpid()) + "-" +
+                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::size_t backups_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.path().extension() == ".bak";
+  return n;
+}
+
+// A real gridfuzz CSV: static rows of moe_vec legacy at two token counts.
+std::string good_csv(const TempDir& tmp, const std::string& name = "good.csv") {
+  const Result r = run("run gguf.moe_vec --variant legacy --set tokens=8191,8192 --device-preset sm_90 --static --csv " +
+                       tmp / name);
+  EXPECT_EQ(r.exit_code, 0) << r.output;  // static rows fail nothing
+  return slurp(tmp.path / name);
+}
+
+// The CSV with the first data row's kernel field replaced by `field` (quoted as RFC 4180 wants).
+std::string with_kernel_field(const std::string& csv, const std::string& field) {
+  const std::size_t row = csv.find('\n') + 1;
+  const std::size_t at = csv.find(",gguf.moe_vec,", row);
+  std::string quoted = "\"";
+  for (char c : field) quoted += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  quoted += "\"";
+  return csv.substr(0, at + 1) + quoted + csv.substr(at + 1 + std::string("gguf.moe_vec").size());
+}
+
+void expect_one_line_error(const Result& r, int code, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, code) << r.output;
+  EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "raw ESC reached the terminal";
+}
+
+// 1. A CSV field never runs a command through the plot scripts.
+TEST(Hardening, CsvFieldCannotRunACommandThroughReport) {
+  TempDir tmp;
+  const std::string csv = good_csv(tmp);
+  const std::string witness = tmp / "PWNED";
+  write(tmp.path / "evil.csv", with_kernel_field(csv, "gguf.moe_vec\n!touch " + witness + "\n"));
+  expect_one_line_error(run("report " + tmp / "evil.csv" + " --out " + tmp / "rep"), 2, "control character");
+  EXPECT_FALSE(fs::exists(witness));
+  // A row of a newer schema minor is not checked for vocabulary, but its text still is.
+  std::string newer = with_kernel_field(csv, "gguf.moe_vec\n!touch " + witness + "\n");
+  newer.replace(newer.find("\n1.1,") + 1, 3, "1.9");
+  write(tmp.path / "newer.csv", newer);
+  expect_one_line_error(run("report " + tmp / "newer.csv" + " --out " + tmp / "rep2"), 2, "control character");
+  EXPECT_FALSE(fs::exists(witness));
+}
+
+TEST(Hardening, EscapeSequencesAndNulBytesAreShownNotSent) {
+  TempDir tmp;
+  const std::string csv = good_csv(tmp);
+  write(tmp.path / "esc.csv", with_kernel_field(csv, "\x1b]0;owned\x07\x1b[2J"));
+  expect_one_line_error(run("report " + tmp / "esc.csv"), 2, "\\x1B");
+  write(tmp.path / "nul.csv", with_kernel_field(csv, std::string("before\0after", 12)));
+  const Result nul = run("diff " + tmp / "nul.csv" + " " + tmp / "good.csv");
+  expect_one_line_error(nul, 2, "before\\x00after");
+}
+
+// 2. `sweep --csv PATH` changes nothing that is not a gridfuzz CSV, and takes the lock first.
+TEST(Hardening, SweepNeverMovesWhatIsNotAGridfuzzCsv) {
+  TempDir tmp;
+  fs::create_directories(tmp.path / "dir");
+  write(tmp.path / "dir" / "keep.txt", "mine");
+  write(tmp.path / "notes.txt", "my notes\n");
+  for (const std::string target : {tmp / "dir", tmp / "notes.txt", std::string("/dev/null")}) {
+    const Result r = run("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --csv " + target);
+    EXPECT_EQ(r.exit_code, 2) << target << "\n" << r.output;
+  }
+  EXPECT_EQ(slurp(tmp.path / "dir" / "keep.txt"), "mine");
+  EXPECT_EQ(slurp(tmp.path / "notes.txt"), "my notes\n");
+  ASSERT_EQ(mkfifo((tmp / "fifo").c_str(), 0600), 0);
+  EXPECT_EQ(run("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --csv " + tmp / "fifo").exit_code, 2);
+  EXPECT_EQ(backups_in(tmp.path), 0u);
+  // run and bisect append: the same refusal, exit 2 (was 3).
+  EXPECT_EQ(run("run gguf.quantize_q8_1 --static --device-preset sm_90 --csv " + tmp / "notes.txt").exit_code, 2);
+  EXPECT_EQ(slurp(tmp.path / "notes.txt"), "my notes\n");
+}
+
+TEST(Hardening, SweepSetsAGridfuzzCsvAsideByCopyAndNeverTakesALockedOne) {
+  TempDir tmp;
+  const std::string csv = good_csv(tmp, "r.csv");
+  const std::string sweep = "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --csv " + tmp / "r.csv";
+  // Another writer holds it: nothing is copied, moved or written.
+  const int fd = ::open((tmp / "r.csv").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  expect_one_line_error(run(sweep), 2, "locked");
+  EXPECT_EQ(slurp(tmp.path / "r.csv"), csv);
+  EXPECT_EQ(backups_in(tmp.path), 0u);
+  ::close(fd);
+  // Free: the old rows are copied to a .bak, the file starts again as a new sweep's CSV.
+  const Result r = run(sweep);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(backups_in(tmp.path), 1u);
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    if (e.path().extension() == ".bak") EXPECT_EQ(slurp(e.path()), csv);
+  for (const auto& row : gridfuzz::reports::read_csv(tmp.path / "r.csv").rows)
+    EXPECT_EQ(row.get("kernel"), "gguf.quantize_q8_1");
+}
+
+// 3. Rows judged on one device are never reused for another.
+TEST(Hardening, ResumeRefusesTheRowsOfAnotherDevice) {
+  TempDir tmp;
+  const std::string sweep = "sweep gguf.quantize_q8_1 --static --cases 2 --csv " + tmp / "r.csv";
+  ASSERT_EQ(run(sweep + " --device-preset sm_75").exit_code, 0);
+  const std::string before = slurp(tmp.path / "r.csv");
+  expect_one_line_error(run(sweep + " --device-preset sm_90 --resume"), 2, "judged on");
+  EXPECT_EQ(slurp(tmp.path / "r.csv"), before);
+  // The same device resumes: every case already done.
+  const Result same = run(sweep + " --device-preset sm_75 --resume");
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_NE(same.output.find("0 case(s) run"), std::string::npos) << same.output;
+  EXPECT_EQ(slurp(tmp.path / "r.csv"), before);
+}
+
+// 4. The time budget counts from the start, planning included; boundary rows come first.
+TEST(Hardening, TimeBudgetEndsAHugeSweepWithItsBoundaryRows) {
+  TempDir tmp;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = run("sweep gguf.moe_vec --static --device-preset sm_90 --cases 100000 --time-budget 3 --csv " +
+                       tmp / "r.csv");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_LT(seconds, 30.0) << r.output;
+  EXPECT_NE(r.output.find("time budget of 3 s reached"), std::string::npos) << r.output;
+  bool boundary = false;
+  for (const auto& row : gridfuzz::reports::read_csv(tmp.path / "r.csv").rows)
+    boundary = boundary || (row.get("variant") == "legacy" && row.get("tokens") == "8192" && row.get("top_k") == "8");
+  EXPECT_TRUE(boundary) << "the legacy boundary at tokens 8192, top_k 8 was not written";
+}
+
+// 6. Inputs that never end, or are not files, are refused at once.
+TEST(Hardening, FilesThatAreNotFilesOrAreTooLargeAreRefused) {
+  TempDir tmp;
+  expect_one_line_error(run("report /dev/zero"), 2, "not a regular file");
+  expect_one_line_error(run("diff /dev/zero /dev/zero"), 2, "not a regular file");
+  expect_one_line_error(run("run gguf.mmvq --device-preset sm_90 --static --ledger /dev/zero"), 2, "not a regular file");
+  expect_one_line_error(run("run gguf.mmvq --device-preset sm_90 --static --ledger " + tmp.path.string()), 2,
+                        "directory");
+  {
+    std::ofstream big(tmp.path / "big.csv");
+  }
+  fs::resize_file(tmp.path / "big.csv", (std::uintmax_t{1} << 30) + 1);  // sparse: no disk used
+  expect_one_line_error(run("report " + tmp / "big.csv"), 2, "more than");
+}
+
+// 7. Numbers are range-checked before anything is touched.
+TEST(Hardening, NumericOptionsOutOfRangeAreExit2AndTouchNothing) {
+  TempDir tmp;
+  const std::string csv = good_csv(tmp, "r.csv");
+  const std::string sweep = "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --csv " + tmp / "r.csv" + " ";
+  for (const std::string bad : {"--cases -1", "--cases 2147483648", "--cases 99999999999999999999", "--cases 4294967296",
+                                "--cases 1e3", "--seed -1", "--seed 18446744073709551616", "--time-budget -5",
+                                "--time-budget nan", "--time-budget inf", "--budget-mib -1", "--timeout 0",
+                                "--timeout nan", "--reference-samples -1"}) {
+    const Result r = run(sweep + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+  }
+  EXPECT_EQ(slurp(tmp.path / "r.csv"), csv);
+  EXPECT_EQ(backups_in(tmp.path), 0u);
+}
+
+// 8. Bad input is exit 2, with file:line where there is one.
+TEST(Hardening, BadInputIsExit2NotTheEnvironment) {
+  TempDir tmp;
+  expect_one_line_error(
+      run("bisect gguf.moe_vec --variant nope --axis tokens --static --device-preset sm_90"), 2, "no variant 'nope'");
+  expect_one_line_error(run("bisect gguf.moe_vec --axis tokens --range abc --static --device-preset sm_90"), 2,
+                        "--range");
+  write(tmp.path / "file", "x");
+  const std::string csv = good_csv(tmp, "r.csv");
+  expect_one_line_error(run("report " + tmp / "r.csv" + " --out " + tmp / "file"), 2, "not a folder");
+  // A row of a newer minor with a malformed number: file and line in the message.
+  std::string newer = csv;
+  const std::size_t row = newer.find("\n1.1,") + 1;
+  newer.replace(row, 3, "1.9");
+  const std::size_t tokens_field = newer.find(",8191,", row);
+  newer.replace(tokens_field, 6, ",8x91,");
+  write(tmp.path / "newer.csv", newer);
+  expect_one_line_error(run("report " + tmp / "newer.csv"), 2, "newer.csv:2:");
+  // --resume on a CSV that is not one: 2 like report and diff (was 3).
+  write(tmp.path / "bad.csv", "schema,foo\n2.0,x\n");
+  EXPECT_EQ(run("sweep gguf.mmvq --static --device-preset sm_90 --resume --csv " + tmp / "bad.csv").exit_code, 2);
+}
+
+// 9. What was silently accepted.
+TEST(Hardening, UnknownPresetsLedgerVariantsAndDuplicateCasesAreCaught) {
+  TempDir tmp;
+  expect_one_line_error(run("--device-preset sm_999 list"), 2, "unknown preset 'sm_999'");
+  write(tmp.path / "ledger.txt", "gguf.moe_vec nope refused\n");
+  expect_one_line_error(run("run gguf.mmvq --static --device-preset sm_90 --ledger " + tmp / "ledger.txt"), 2,
+                        "ledger.txt:1:");
+  write(tmp.path / "plugin-ledger.txt", "some.plugin_kernel legacy refused\n");
+  const Result unknown = run("run gguf.mmvq --static --device-preset sm_90 --ledger " + tmp / "plugin-ledger.txt");
+  EXPECT_EQ(unknown.exit_code, 0) << unknown.output;
+  EXPECT_NE(unknown.output.find("not loaded here"), std::string::npos) << unknown.output;
+  const Result r = run("run gguf.mmvq --variant fixed --set nvecs=5,5,5 --static --device-preset sm_90 --csv " +
+                       tmp / "dup.csv");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(gridfuzz::reports::read_csv(tmp.path / "dup.csv").rows.size(), 1u);
+}
+
+// 10. Static rows leave empty what SCHEMA.md says stays empty.
+TEST(Hardening, StaticRowsLeaveRunOnlyColumnsEmpty) {
+  TempDir tmp;
+  good_csv(tmp, "r.csv");
+  for (const auto& row : gridfuzz::reports::read_csv(tmp.path / "r.csv").rows) {
+    EXPECT_EQ(row.get("verdict"), "static");
+    for (const char* column : {"seed", "max_abs_err", "mismatches", "samples", "time_ms_median"})
+      EXPECT_TRUE(row.is_empty(column)) << column << " = " << row.get(column);
+  }
+}
+
+}  // namespace
