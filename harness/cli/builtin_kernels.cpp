@@ -2,12 +2,18 @@
 
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/gguf/register.hpp"
+#ifdef GRIDFUZZ_HAS_VLLM
+#include "gridfuzz/vllm/register.hpp"
+#endif
 
 namespace gridfuzz::cli {
 
 void register_builtin_kernels(Registry& registry) {
   gguf::register_kernels(registry);
   affine::register_kernels(registry);
+#ifdef GRIDFUZZ_HAS_VLLM
+  vllm::register_kernels(registry);  // upstream's kernels, when the build found their sources
+#endif
 }
 
 }  // namespace gridfuzz::cli

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -188,6 +189,31 @@ double gpu_dot_tolerance(QuantType t, const void* weight_row_blocks, const block
 double gpu_dot_tolerance_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                        std::size_t cols) {
   return gpu_dot_fp32_relative_bound(t, cols) * reference_dot_magnitude(t, weight_row_blocks, act_row, cols) + 1e-30;
+}
+
+double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
+                                      std::size_t cols) {
+  if (t != QuantType::q4_1 && t != QuantType::q5_1) return 0;
+  check_weight_row(t, cols, "fp16_scale_product_error_bound");
+  const auto rounding = [](double p) {
+    return std::fabs(p) >= std::ldexp(1.0, -14) ? std::ldexp(std::fabs(p), -11) : std::ldexp(1.0, -25);
+  };
+  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
+  const auto* bytes = static_cast<const std::uint8_t*>(weight_row_blocks);
+  const std::size_t block_bytes = quant_traits(t).block_bytes;
+  double bound = 0;
+  for (std::size_t b = 0; b < cols / 32; ++b) {
+    // d and m lead both block layouts (blocks.hpp); the offset part folds through s8.
+    std::uint16_t d_bits = 0, m_bits = 0;
+    std::memcpy(&d_bits, bytes + b * block_bytes, 2);
+    std::memcpy(&m_bits, bytes + b * block_bytes + 2, 2);
+    const double d = half(d_bits), m = half(m_bits), d8 = half(act_row[b].d), s8 = half(act_row[b].s);
+    double scaled = 0;  // d*d8*sumi exactly: sum of (w - m) * x over the block
+    for (std::size_t c = b * 32; c < b * 32 + 32; ++c) scaled += (r.w[c] - m) * r.x[c];
+    const double sumi = d * d8 != 0 ? std::fabs(scaled / (d * d8)) : 32.0 * 31 * 127;
+    bound += rounding(d * d8) * sumi + rounding(m * s8);
+  }
+  return bound;
 }
 
 }  // namespace gridfuzz::gguf

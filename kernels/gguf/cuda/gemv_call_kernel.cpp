@@ -1,33 +1,23 @@
 // gguf.moe_vec and gguf.mmvq: one production call = quantize the activation rows to q8_1, then
 // the GEMV (one warp per output element). The two share everything but the expert indirection,
-// so one adapter class serves both (dense = mmvq).
-//
-// Buffers (in this order): x (f32 activations, input), weights (u8 blocks, input), ids (int32
-// [tokens, top_k], input; moe_vec only), q8_1 (int32 words [activation rows, padded/32*9]),
-// dst ([pairs, rows] f32 or bf16).
+// so one adapter class serves both (dense = mmvq). Buffers, inputs and the CPU reference are
+// gemv_call_parts.hpp's (shared with vllm.moe_vec).
 // Decision: the q8_1 buffer is the call's scratch but is declared an OUTPUT. The harness then
 // poisons it (a quantize launch that never ran leaves poison: `unwritten`), compares it bit for bit
 // with the split reference's own q8_1, and guards it; the CPU reference also checks sampled words
 // of it against the CPU quantizer. The data fill makes a poison collision impossible
 // (random_fill.hpp). The moe_vec/mmvq result is dst.
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <random>
-#include <cstring>
 #include <stdexcept>
 
 #include "call_shape.hpp"
+#include "gemv_call_parts.hpp"
 #include "gemv_launch.hpp"
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/gguf/blocks.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
-#include "gridfuzz/gguf/quantize_q8_1.hpp"
-#include "gridfuzz/gguf/reference_dot.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "launch_geometry.hpp"
 #include "quantize_q8_1_launch.hpp"
-#include "random_fill.hpp"
 
 namespace gridfuzz::gguf {
 namespace {
@@ -98,26 +88,8 @@ class GemvCallKernel final : public Kernel {
     return plan;
   }
 
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const MoeCallShape s = shape(p);
-    std::vector<BufferSpec> b;
-    b.push_back({"x", BufferRole::input, ElementType::f32, s.activation_rows() * s.cols});
-    b.push_back({"weights", BufferRole::input, ElementType::u8, s.weight_bytes()});
-    if (!dense_) b.push_back({"expert_ids", BufferRole::input, ElementType::i32, s.pairs()});
-    b.push_back({"q8_1", BufferRole::output, ElementType::i32, s.q8_1_words()});
-    b.push_back({"dst", BufferRole::output, s.dtype == OutDtype::f32 ? ElementType::f32 : ElementType::bf16,
-                 s.pairs() * s.rows});
-    return b;
-  }
-
-  // Compulsory traffic of one call: activations read, q8_1 written and read, ids, the weights
-  // of the experts that can be hit (min(experts, pairs) of them), the output written.
-  std::uint64_t bytes_moved(const Params& p) const override {
-    const MoeCallShape s = shape(p);
-    const std::uint64_t experts_hit = dense_ ? 1 : std::min(s.experts, s.pairs());
-    return s.activation_rows() * s.cols * 4 + 2 * s.q8_1_words() * 4 + (dense_ ? 0 : s.pairs() * 4) +
-           experts_hit * s.rows * s.weight_row_bytes() + s.pairs() * s.rows * s.out_bytes_per_value();
-  }
+  std::vector<BufferSpec> buffers(const Params& p) const override { return gemv_call_buffers(shape(p)); }
+  std::uint64_t bytes_moved(const Params& p) const override { return gemv_call_bytes_moved(shape(p)); }
 
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
     std::vector<SplitPiece> pieces;
@@ -133,11 +105,7 @@ class GemvCallKernel final : public Kernel {
   }
 
   void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    fill_activations(bufs.as<float>(kX), s.activation_rows() * s.cols, seed, stream);
-    fill_weight_blocks(bufs.as<std::uint8_t>(kWeights), s.weight_bytes() / quant_traits(s.quant).block_bytes, s.quant,
-                       seed, stream);
-    if (!dense_) fill_expert_ids(bufs.as<int>(kIds), s.pairs(), s.experts, seed, stream);
+    fill_gemv_call_inputs(shape(p), seed, bufs, stream);
   }
 
   void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
@@ -175,55 +143,11 @@ class GemvCallKernel final : public Kernel {
 
   std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const MoeCallShape s = shape(p);
-    const std::uint64_t pairs = s.pairs();
-    const std::uint64_t row_bytes = s.weight_row_bytes();
-    const std::uint64_t q8_blocks = q8_1_blocks_per_row(s.cols);
-    std::mt19937_64 rng(seed ^ 0x6A09E667F3BCC909ull);
-    std::map<std::uint64_t, std::vector<block_q8_1>> act_rows;  // activation row -> CPU q8_1
-    auto quantized_row = [&](std::uint64_t a) -> const std::vector<block_q8_1>& {
-      auto it = act_rows.find(a);
-      if (it != act_rows.end()) return it->second;
-      std::vector<float> x(s.cols);
-      bufs.read(kX, a * s.cols * 4, x.data(), s.cols * 4);
-      std::vector<block_q8_1> q(q8_blocks);
-      quantize_row_q8_1(x.data(), s.cols, q.data());
-      return act_rows.emplace(a, std::move(q)).first->second;
-    };
-    std::vector<ReferenceSample> out;
-    std::vector<std::uint8_t> w(row_bytes);
-    for (std::size_t k = 0; k < count; ++k) {
-      // Half the samples in the last 64 pairs, where a geometry bug shows first.
-      const std::uint64_t tail = std::min<std::uint64_t>(pairs, 64);
-      const std::uint64_t pair = k % 2 ? pairs - 1 - rng() % tail : rng() % pairs;
-      const std::uint64_t row = k % 4 == 1 ? s.rows - 1 : rng() % s.rows;
-      std::uint64_t expert = 0;
-      if (!dense_) {
-        int id = 0;
-        bufs.read(kIds, pair * 4, &id, 4);
-        if (id < 0 || static_cast<std::uint64_t>(id) >= s.experts) throw std::runtime_error("expert id out of range");
-        expert = static_cast<std::uint64_t>(id);
-      }
-      const std::uint64_t act_row = s.proj == Projection::down || dense_ ? pair : pair / s.top_k;
-      const auto& q = quantized_row(act_row);
-      bufs.read(kWeights, (expert * s.rows + row) * row_bytes, w.data(), row_bytes);
-      const double expected = reference_dot_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
-      double tol = gpu_dot_tolerance_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
-      if (s.dtype == OutDtype::bf16) tol += std::ldexp(std::fabs(expected) + tol, -8);  // bf16 rounding: <= 2^-9 relative
-      out.push_back({dst_index(), pair * s.rows + row, expected, 0, tol});
-      // Every 8th sample also checks one word of that activation row's q8_1 bit for bit.
-      if (k % 8 == 0) {
-        const std::uint64_t word = rng() % s.token_stride();
-        std::int32_t expected_word = 0;
-        std::memcpy(&expected_word, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
-        out.push_back({q8_index(), act_row * s.token_stride() + word, static_cast<double>(expected_word), 0, 0});
-      }
-    }
-    return out;
+    return gemv_call_cpu_reference(shape(p), bufs, seed, count);
   }
 
  private:
-  static constexpr std::size_t kX = 0, kWeights = 1, kIds = 2;
+  static constexpr std::size_t kX = GemvBuffers::x, kWeights = GemvBuffers::weights, kIds = GemvBuffers::ids;
   std::size_t q8_index() const { return dense_ ? 2 : 3; }
   std::size_t dst_index() const { return dense_ ? 3 : 4; }
 

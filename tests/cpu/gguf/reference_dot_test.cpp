@@ -47,6 +47,28 @@ TEST(ReferenceDot, HandComputed) {
   EXPECT_EQ(reference_dot(QuantType::q8_0, &w, x.data(), 32), -4.0);
 }
 
+// vLLM's q4_1 dot rounds d*d8 and m*s8 to fp16: the bound is 2^-11 of each product (times the
+// block's |sumi| for d*d8), 2^-25 for a product below fp16's normal range, 0 for other types.
+TEST(ReferenceDot, Fp16ScaleProductBoundIsTheHalfRoundingOfEachProduct) {
+  block_q4_1 w{};
+  w.d = 0x3800;                // 0.5
+  w.m = 0xBC00;                // -1
+  std::memset(w.qs, 0x33, 16);  // every nibble 3
+  std::vector<block_q8_1> x(16);
+  x[0].d = 0x3400;             // 0.25
+  for (int j = 0; j < 32; ++j) x[0].qs[j] = 2;
+  x[0].s = 0x5000;             // 32
+  const double sumi = 32 * 3 * 2;
+  const double expected = std::ldexp(0.5 * 0.25, -11) * sumi + std::ldexp(1.0 * 32, -11);
+  EXPECT_DOUBLE_EQ(fp16_scale_product_error_bound(QuantType::q4_1, &w, x.data(), 32), expected);
+  x[0].d = 0x0400;             // 2^-14: d*d8 = 2^-15 lies below the normal range
+  const double tiny = std::ldexp(1.0, -25) * sumi + std::ldexp(1.0 * 32, -11);
+  EXPECT_DOUBLE_EQ(fp16_scale_product_error_bound(QuantType::q4_1, &w, x.data(), 32), tiny);
+  block_q4_0 w0{};
+  w0.d = 0x3800;
+  EXPECT_EQ(fp16_scale_product_error_bound(QuantType::q4_0, &w0, x.data(), 32), 0.0);
+}
+
 TEST(ReferenceDot, ViaSumsUsesTheStoredS) {
   // q4_0 block, all nibbles 9 and d = 1: w = 1 everywhere, unsigned part 9, offset -8.
   block_q4_0 w{};

@@ -61,4 +61,13 @@ double gpu_dot_tolerance(QuantType t, const void* weight_row_blocks, const block
 double gpu_dot_tolerance_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                        std::size_t cols);
 
+// vLLM's vec_dot_q4_1_q8_1 and vec_dot_q5_1_q8_1 multiply the block's (d, m) by the activation
+// block's (d8, s8) as a half2 (__hmul2; docs/upstream/vllm-gguf.md): both products rounded to
+// fp16 before the float sum. The largest error that adds to the dot over the row:
+//   sum_b  e(d_b*d8_b) * |sumi_b| + e(m_b*s8_b),   e(p) = 2^-11 |p| for a normal fp16 result,
+//   2^-25 below 2^-14 (half the subnormal spacing), sumi_b the block's integer dot.
+// 0 for every other type. A product past fp16's range becomes inf on the GPU: no bound covers it.
+double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
+                                      std::size_t cols);
+
 }  // namespace gridfuzz::gguf

@@ -1,0 +1,47 @@
+# Upstream kernels (docs/UPSTREAM.md): packages pinned in upstream/manifest.txt, fetched and
+# checked by scripts/fetch-upstream into a cache outside the source tree, compiled unmodified.
+#   GRIDFUZZ_UPSTREAM         build them when their sources are there (default ON)
+#   GRIDFUZZ_UPSTREAM_CACHE   the cache scripts/fetch-upstream fills (same default as the script)
+#   GRIDFUZZ_VLLM_GGUF_DIR    a vllm-gguf-plugin source tree or unpacked wheel to use instead of the
+#                             pinned package (a folder holding csrc/gguf or vllm_gguf_plugin/csrc/gguf)
+# Sets GRIDFUZZ_HAS_VLLM and GRIDFUZZ_VLLM_CSRC (the folder holding cuda_compat.h and gguf/).
+option(GRIDFUZZ_UPSTREAM "Build the upstream production kernels (vLLM GGUF) when their sources are present" ON)
+
+if(DEFINED ENV{GRIDFUZZ_UPSTREAM_CACHE})
+  set(_cache_default "$ENV{GRIDFUZZ_UPSTREAM_CACHE}")
+elseif(DEFINED ENV{XDG_CACHE_HOME})
+  set(_cache_default "$ENV{XDG_CACHE_HOME}/gridfuzz/upstream")
+else()
+  set(_cache_default "$ENV{HOME}/.cache/gridfuzz/upstream")
+endif()
+set(GRIDFUZZ_UPSTREAM_CACHE "${_cache_default}" CACHE PATH "Where scripts/fetch-upstream unpacks the pinned packages")
+set(GRIDFUZZ_VLLM_GGUF_DIR "$ENV{GRIDFUZZ_VLLM_GGUF_DIR}" CACHE PATH
+    "vllm-gguf-plugin sources to build instead of the pinned package")
+
+# The pinned version, from the manifest (one place to change it).
+file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _vllm_line REGEX "^vllm-gguf-plugin[ \t]")
+string(REGEX REPLACE "^vllm-gguf-plugin[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_VLLM_GGUF_VERSION "${_vllm_line}")
+
+set(GRIDFUZZ_HAS_VLLM OFF)
+set(GRIDFUZZ_VLLM_CSRC "")
+if(GRIDFUZZ_UPSTREAM)
+  if(GRIDFUZZ_VLLM_GGUF_DIR)
+    set(_vllm_root "${GRIDFUZZ_VLLM_GGUF_DIR}")
+  else()
+    set(_vllm_root "${GRIDFUZZ_UPSTREAM_CACHE}/vllm-gguf-plugin-${GRIDFUZZ_VLLM_GGUF_VERSION}")
+  endif()
+  foreach(_candidate "${_vllm_root}/vllm_gguf_plugin/csrc" "${_vllm_root}/csrc")
+    if(NOT GRIDFUZZ_VLLM_CSRC AND EXISTS "${_candidate}/gguf/gguf_kernel.cu" AND EXISTS "${_candidate}/cuda_compat.h")
+      set(GRIDFUZZ_VLLM_CSRC "${_candidate}")
+    endif()
+  endforeach()
+  if(GRIDFUZZ_VLLM_CSRC)
+    set(GRIDFUZZ_HAS_VLLM ON)
+    message(STATUS "gridfuzz: vLLM GGUF kernels from ${GRIDFUZZ_VLLM_CSRC}")
+  else()
+    message(STATUS "gridfuzz: vLLM GGUF kernels left out: no sources under ${_vllm_root} "
+                   "(run scripts/fetch-upstream, or set GRIDFUZZ_VLLM_GGUF_DIR)")
+  endif()
+else()
+  message(STATUS "gridfuzz: upstream kernels left out (GRIDFUZZ_UPSTREAM=OFF)")
+endif()

@@ -1,0 +1,40 @@
+#pragma once
+// The parts of a GGUF MoE GEMV call that do not depend on whose kernels run it: the buffers,
+// the compulsory traffic, the random inputs and the float64 CPU reference. gguf.moe_vec/mmvq
+// (our kernels) and vllm.moe_vec (upstream's, kernels/vllm) share them, so both are judged
+// against the same reference.
+//
+// Buffers, in this order: x (f32 activations, input), weights (u8 blocks, input), expert_ids
+// (int32 [tokens, top_k], input; not for dense mmvq), q8_1 (int32 words [activation rows,
+// token_stride], output: the call's scratch, declared an output so it is poisoned, guarded and
+// compared), dst ([pairs, rows] f32 or bf16, output).
+#include <cuda.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "call_shape.hpp"
+#include "gridfuzz/kernel.hpp"
+
+namespace gridfuzz::gguf {
+
+struct GemvBuffers {
+  static constexpr std::size_t x = 0, weights = 1, ids = 2;
+  static std::size_t q8_1(const MoeCallShape& s) { return s.dense ? 2 : 3; }
+  static std::size_t dst(const MoeCallShape& s) { return s.dense ? 3 : 4; }
+};
+
+std::vector<BufferSpec> gemv_call_buffers(const MoeCallShape& s);
+// Activations read, q8_1 written and read, ids, the weights of the experts that can be hit
+// (min(experts, pairs) of them), the output written.
+std::uint64_t gemv_call_bytes_moved(const MoeCallShape& s);
+void fill_gemv_call_inputs(const MoeCallShape& s, std::uint64_t seed, const BufferSet& bufs, CUstream stream);
+// `count` dst samples (half of them in the last 64 pairs, where a geometry bug shows first; a
+// quarter in the last row), each with the float64 dot of the CPU-quantized q8_1 row and its
+// tolerance; every 8th also checks one q8_1 word of that row bit for bit.
+// `fp16_scale_products`: the kernel rounds its scale products to fp16 (vLLM's q4_1/q5_1 dot,
+// fp16_scale_product_error_bound); the tolerance then includes that rounding.
+std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
+                                                     std::size_t count, bool fp16_scale_products = false);
+
+}  // namespace gridfuzz::gguf

@@ -1,0 +1,177 @@
+// vllm.moe_vec: vLLM's MoE GEMV call (ggml_moe_a8_vec, gguf_kernel.cu:395-530): upstream's
+// quantize_q8_1 over the activation rows, then upstream's moe_vec_q, both compiled unmodified
+// (upstream_kernels.cu). The host side of the call is reproduced in plan/moe_vec_plan.cpp, every
+// formula cited, and issued through gridfuzz's one launch path, so each launch is recorded with
+// the driver's own answer (docs/DECISIONS.md, "Upstream kernels").
+//   upstream: upstream's geometry and int arithmetic, launches unchecked (as upstream).
+//   chunked:  the same kernels under the minimal host fix (grid.z chunked, offsets in 64 bits),
+//             launches checked.
+// Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/cuda/gemv_call_parts):
+// the same float64 reference judges our kernels and upstream's.
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "../cuda/upstream_kernels.hpp"
+#include "../plan/moe_vec_plan.hpp"
+#include "gemv_call_parts.hpp"
+#include "gridfuzz/device/function.hpp"
+#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/vllm/register.hpp"
+
+namespace gridfuzz::vllm {
+namespace {
+
+using gguf::GemvBuffers;
+using gguf::MoeCallShape;
+
+const device::Function& upstream_function(bool quantize, gguf::QuantType t) {
+  static std::mutex mutex;
+  static std::map<std::pair<bool, gguf::QuantType>, device::Function> cache;
+  const std::lock_guard lock(mutex);
+  const auto key = std::make_pair(quantize, quantize ? gguf::QuantType::q8_1 : t);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  const void* symbol = quantize ? quantize_q8_1_kernel(ScalarKind::f32) : moe_vec_kernel(t, ScalarKind::f32);
+  const std::string name = quantize ? "vllm quantize_q8_1<float>"
+                                    : "vllm moe_vec_q<float," + std::string(gguf::to_string(t)) + ">";
+  return cache.emplace(key, device::Function::from_symbol(symbol, name)).first->second;
+}
+
+// Pointer arithmetic as upstream's host code does it, also where its int offset wrapped negative
+// (then the kernel reads outside the buffer, as it does in production).
+template <class T>
+T* advance(T* base, std::int64_t elements) {
+  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
+}
+
+class MoeVecKernel final : public Kernel {
+ public:
+  std::string name() const override { return "vllm.moe_vec"; }
+  std::string description() const override {
+    return "vLLM's GGUF MoE GEMV (vllm-gguf-plugin 0.0.5, unmodified): q8_1 quantize + moe_vec_q on grid "
+           "(rows, 1, tokens*top_k); upstream unchecked, chunked = grid.z chunked on the host";
+  }
+  std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
+  std::vector<AxisSpec> axes() const override {
+    std::vector<std::string> types;
+    for (gguf::QuantType t : moe_vec_quant_types()) types.emplace_back(gguf::to_string(t));
+    return {
+        {"tokens", "tokens in the batch", "64", {}, 1, 1ll << 26},
+        {"top_k", "experts per token", "8", {}, 1, 64},
+        {"experts", "experts in the weight bank", "128", {}, 1, 4096},
+        {"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
+         {"gate_up", "down"}, 0, 0},
+        {"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20},
+        {"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
+         1 << 20, 32},
+        {"quant", "weight quant type", "q4_0", types, 0, 0},
+        {"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0},
+    };
+  }
+  std::optional<std::string> check(const Params& p) const override {
+    try {
+      const std::string problem = gguf::moe_shape_problem(shape(p));
+      if (!problem.empty()) return problem;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
+    const MoeVecCall call = moe_vec_call(parse_moe_vec_variant(variant), shape(p), upstream_constants(), limits);
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
+    for (const MoeVecLaunch& l : call.gemv) plan.launches.push_back(l.spec);
+    plan.indices = call.indices;
+    plan.host_error = call.host_error;
+    return plan;
+  }
+
+  std::vector<BufferSpec> buffers(const Params& p) const override { return gguf::gemv_call_buffers(shape(p)); }
+  std::uint64_t bytes_moved(const Params& p) const override { return gguf::gemv_call_bytes_moved(shape(p)); }
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (const gguf::TokenRange& r : moe_vec_reference_pieces(shape(p), limits)) pieces.push_back({"tokens", r.begin, r.end});
+    return pieces;
+  }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+    return {true, 0, 0, "the split reference runs the same upstream kernels with the same per-element order: bit-exact"};
+  }
+
+  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    gguf::fill_gemv_call_inputs(shape(p), seed, bufs, stream);
+  }
+
+  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override {
+    const MoeVecVariant v = parse_moe_vec_variant(variant);
+    const MoeCallShape s = shape(p);
+    issue(moe_vec_call(v, s, upstream_constants(), limits), s, bufs, 0, 0, launcher, stream,
+          v == MoeVecVariant::chunked);
+  }
+
+  // The chunked call over token pieces small enough for one launch each, from pointers advanced
+  // to the piece: each piece is a small, legal upstream call.
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override {
+    const MoeCallShape s = shape(p);
+    const std::uint64_t act_rows_per_token = s.proj == gguf::Projection::down ? s.top_k : 1;
+    for (const gguf::TokenRange& r : moe_vec_reference_pieces(s, limits)) {
+      MoeCallShape piece = s;
+      piece.tokens = r.end - r.begin;
+      issue(moe_vec_call(MoeVecVariant::chunked, piece, upstream_constants(), limits), s, bufs,
+            r.begin * act_rows_per_token, r.begin * s.top_k, launcher, stream, true);
+    }
+  }
+
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Upstream's q4_1/q5_1 dot rounds its scale products to fp16 (vecdotq.cuh:86, :153): the
+    // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3").
+    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count, /*fp16_scale_products=*/true);
+  }
+
+ private:
+  static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(p); }
+
+  // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
+  // pair `pair0` (the split reference's pieces; 0 for the production call).
+  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
+                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
+    const auto go = [&](const device::Function& fn, const LaunchSpec& spec, void** args) {
+      if (checked)
+        launcher.launch_checked(fn, spec, args, stream);
+      else
+        launcher.launch(fn, spec, args, stream);
+    };
+    float* x = bufs.as<float>(GemvBuffers::x) + act0 * s.cols;
+    int* q8 = bufs.as<int>(GemvBuffers::q8_1(s)) + act0 * s.token_stride();
+    for (const QuantizeLaunch& l : call.quantize) {
+      const float* xi = advance(x, l.x_offset);
+      void* vy = advance(q8, l.q8_offset);
+      int kx = l.kx, kx_padded = l.kx_padded;
+      void* args[] = {&xi, &vy, &kx, &kx_padded};
+      go(upstream_function(true, s.quant), l.spec, args);
+    }
+    const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
+    const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
+    float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
+    for (const MoeVecLaunch& l : call.gemv) {
+      const void* vy = q8 + l.q8_offset;
+      float* d = dst + l.dst_offset;
+      const int* topk_ids = ids + l.ids_offset;
+      int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
+      void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
+      go(upstream_function(false, s.quant), l.spec, args);
+    }
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Kernel> make_moe_vec_kernel() { return std::make_shared<MoeVecKernel>(); }
+
+void register_kernels(Registry& registry) { registry.add(make_moe_vec_kernel()); }
+
+}  // namespace gridfuzz::vllm

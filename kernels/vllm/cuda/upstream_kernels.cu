@@ -1,0 +1,131 @@
+// vLLM's GGUF kernels, unmodified: gguf_kernel.cu of vllm-gguf-plugin 0.0.5 (which includes
+// moe_vec.cuh, mmvq.cuh, moe.cuh, mmq.cuh, vecdotq.cuh, dequantize.cuh, ggml-common.h) compiled
+// in this translation unit against the torch stand-ins of kernels/vllm/shim, so that its static
+// __global__ templates can be named here. Citations are "file:line" in that package's
+// vllm_gguf_plugin/csrc/gguf/ (docs/upstream/vllm-gguf.md).
+#include "gguf/gguf_kernel.cu"
+
+#include <stdexcept>
+
+#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "upstream_kernels.hpp"
+
+namespace gridfuzz::vllm {
+namespace {
+
+template <typename scalar_t>
+const void* moe_vec_instance(gguf::QuantType t) {
+  using gguf::QuantType;
+  // Each line: the template arguments of the launch in moe_vec_<type>_q8_1_cuda (moe_vec.cuh).
+  switch (t) {
+    case QuantType::q4_0:  // moe_vec.cuh:65
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK4_0, QI4_0, block_q4_0, VDR_Q4_0_Q8_1_MMVQ, vec_dot_q4_0_q8_1>);
+    case QuantType::q4_1:  // moe_vec.cuh:80
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK4_0, QI4_1, block_q4_1, VDR_Q4_1_Q8_1_MMVQ, vec_dot_q4_1_q8_1>);
+    case QuantType::q5_0:  // moe_vec.cuh:95
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK5_0, QI5_0, block_q5_0, VDR_Q5_0_Q8_1_MMVQ, vec_dot_q5_0_q8_1>);
+    case QuantType::q5_1:  // moe_vec.cuh:110
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK5_1, QI5_1, block_q5_1, VDR_Q5_1_Q8_1_MMVQ, vec_dot_q5_1_q8_1>);
+    case QuantType::q8_0:  // moe_vec.cuh:125
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK8_0, QI8_0, block_q8_0, VDR_Q8_0_Q8_1_MMVQ, vec_dot_q8_0_q8_1>);
+    case QuantType::q2_K:  // moe_vec.cuh:140
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK_K, QI2_K, block_q2_K, VDR_Q2_K_Q8_1_MMVQ, vec_dot_q2_K_q8_1>);
+    case QuantType::q3_K:  // moe_vec.cuh:155
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK_K, QI3_K, block_q3_K, VDR_Q3_K_Q8_1_MMVQ, vec_dot_q3_K_q8_1>);
+    case QuantType::q4_K:  // moe_vec.cuh:170
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK_K, QI4_K, block_q4_K, VDR_Q4_K_Q8_1_MMVQ, vec_dot_q4_K_q8_1>);
+    case QuantType::q5_K:  // moe_vec.cuh:185
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK_K, QI5_K, block_q5_K, VDR_Q5_K_Q8_1_MMVQ, vec_dot_q5_K_q8_1>);
+    case QuantType::q6_K:  // moe_vec.cuh:200
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK_K, QI6_K, block_q6_K, VDR_Q6_K_Q8_1_MMVQ, vec_dot_q6_K_q8_1>);
+    case QuantType::iq4_nl:  // moe_vec.cuh:305
+      return reinterpret_cast<const void*>(
+          moe_vec_q<scalar_t, QK4_NL, QI4_NL, block_iq4_nl, VDR_Q4_0_Q8_1_MMVQ, vec_dot_iq4_nl_q8_1>);
+    case QuantType::iq4_xs:  // moe_vec.cuh:320
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI4_XS, block_iq4_xs, 1, vec_dot_iq4_xs_q8_1>);
+    default:
+      throw std::invalid_argument("vllm moe_vec: weight type " + std::string(gguf::to_string(t)) +
+                                  " is not one gridfuzz drives (its formats cannot fill or check it)");
+  }
+}
+
+}  // namespace
+
+std::string to_string(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::f32: return "f32";
+    case ScalarKind::f16: return "f16";
+    case ScalarKind::bf16: return "bf16";
+  }
+  return "?";
+}
+
+std::size_t scalar_bytes(ScalarKind k) { return k == ScalarKind::f32 ? 4 : 2; }
+
+std::vector<gguf::QuantType> moe_vec_quant_types() {
+  const auto types = gguf::weight_quant_types();
+  return {types.begin(), types.end()};
+}
+
+std::vector<std::string> block_layout_differences() {
+  using gguf::QuantType;
+  struct Upstream {
+    QuantType type;
+    std::size_t bytes;
+    int qk, qi;
+  };
+  // sizeof and QK/QI of upstream's block structs (ggml-common.h) for every type gridfuzz drives.
+  const Upstream upstream[] = {
+      {QuantType::q4_0, sizeof(block_q4_0), QK4_0, QI4_0},     {QuantType::q4_1, sizeof(block_q4_1), QK4_1, QI4_1},
+      {QuantType::q5_0, sizeof(block_q5_0), QK5_0, QI5_0},     {QuantType::q5_1, sizeof(block_q5_1), QK5_1, QI5_1},
+      {QuantType::q8_0, sizeof(block_q8_0), QK8_0, QI8_0},     {QuantType::q8_1, sizeof(block_q8_1), QK8_1, QI8_1},
+      {QuantType::q2_K, sizeof(block_q2_K), QK_K, QI2_K},      {QuantType::q3_K, sizeof(block_q3_K), QK_K, QI3_K},
+      {QuantType::q4_K, sizeof(block_q4_K), QK_K, QI4_K},      {QuantType::q5_K, sizeof(block_q5_K), QK_K, QI5_K},
+      {QuantType::q6_K, sizeof(block_q6_K), QK_K, QI6_K},      {QuantType::iq4_nl, sizeof(block_iq4_nl), QK4_NL, QI4_NL},
+      {QuantType::iq4_xs, sizeof(block_iq4_xs), QK_K, QI4_XS},
+  };
+  std::vector<std::string> out;
+  for (const Upstream& u : upstream) {
+    const gguf::QuantTraits& ours = gguf::quant_traits(u.type);
+    if (ours.block_bytes != u.bytes || static_cast<int>(ours.qk) != u.qk || static_cast<int>(ours.qi) != u.qi)
+      out.push_back(std::string(gguf::to_string(u.type)) + ": upstream block " + std::to_string(u.bytes) + " bytes, qk " +
+                    std::to_string(u.qk) + ", qi " + std::to_string(u.qi) + "; gridfuzz " +
+                    std::to_string(ours.block_bytes) + " bytes, qk " + std::to_string(ours.qk) + ", qi " +
+                    std::to_string(ours.qi));
+  }
+  return out;
+}
+
+const void* moe_vec_kernel(gguf::QuantType t, ScalarKind out) {
+  switch (out) {
+    case ScalarKind::f32: return moe_vec_instance<float>(t);
+    case ScalarKind::f16: return moe_vec_instance<c10::Half>(t);
+    case ScalarKind::bf16: return moe_vec_instance<c10::BFloat16>(t);
+  }
+  throw std::invalid_argument("vllm moe_vec: unknown output dtype");
+}
+
+const void* quantize_q8_1_kernel(ScalarKind in) {
+  switch (in) {  // gguf_kernel.cu:33, launched at gguf_kernel.cu:82
+    case ScalarKind::f32: return reinterpret_cast<const void*>(quantize_q8_1<float>);
+    case ScalarKind::f16: return reinterpret_cast<const void*>(quantize_q8_1<c10::Half>);
+    case ScalarKind::bf16: return reinterpret_cast<const void*>(quantize_q8_1<c10::BFloat16>);
+  }
+  throw std::invalid_argument("vllm quantize_q8_1: unknown input dtype");
+}
+
+UpstreamConstants upstream_constants() {
+  return {WARP_SIZE, GGML_CUDA_MMV_Y, CUDA_DEQUANTIZE_BLOCK_SIZE, CUDA_QUANTIZE_BLOCK_SIZE, QK8_1};
+}
+
+}  // namespace gridfuzz::vllm

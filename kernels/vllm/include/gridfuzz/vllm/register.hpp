@@ -1,0 +1,16 @@
+#pragma once
+// vLLM's GGUF kernels (vllm-gguf-plugin, pinned in upstream/manifest.txt) as gridfuzz kernels:
+// vllm.moe_vec. Built only when the upstream sources are there (GRIDFUZZ_HAS_VLLM).
+#include <memory>
+
+#include "gridfuzz/kernel.hpp"
+#include "gridfuzz/registry.hpp"
+
+namespace gridfuzz::vllm {
+
+std::shared_ptr<const Kernel> make_moe_vec_kernel();
+
+// Adds the kernels above to `registry`.
+void register_kernels(Registry& registry);
+
+}  // namespace gridfuzz::vllm

@@ -1,0 +1,56 @@
+#pragma once
+// What one vLLM MoE GEMV call (ggml_moe_a8_vec: q8_1 quantize, then moe_vec) launches, as
+// upstream's host code computes it, and what the `chunked` fix launches instead. Pure host code:
+// plan(), the launcher and the CPU tests read it. Citations are file:line in vllm-gguf-plugin
+// 0.0.5's vllm_gguf_plugin/csrc/gguf/ (docs/upstream/vllm-gguf.md).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../cuda/upstream_kernels.hpp"
+#include "call_shape.hpp"         // kernels/gguf/cuda: the call shape the GGUF family shares
+#include "launch_geometry.hpp"    // kernels/gguf/cuda: TokenRange, the upstream index model
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/index_range.hpp"
+#include "gridfuzz/launch_spec.hpp"
+
+namespace gridfuzz::vllm {
+
+enum class MoeVecVariant {
+  upstream,  // exactly upstream's host code: int arithmetic, tokens*top_k on grid.z, unchecked
+  chunked,   // the same kernels; the host chunks grid.z at the device limit, offsets in 64 bits
+};
+MoeVecVariant parse_moe_vec_variant(const std::string& name);  // std::invalid_argument
+
+// One launch of upstream's quantize_q8_1 kernel: its geometry and the element offsets the host
+// adds to x and to the q8_1 buffer (int32 words) before passing them.
+struct QuantizeLaunch {
+  LaunchSpec spec;
+  std::int64_t x_offset = 0;   // may be negative: upstream's int `off * kx` wraps
+  std::int64_t q8_offset = 0;
+  int kx = 0, kx_padded = 0;   // the kernel's int arguments
+};
+
+// One launch of moe_vec_q: its geometry, pointer offsets (elements of each buffer) and int args.
+struct MoeVecLaunch {
+  LaunchSpec spec;
+  std::uint64_t q8_offset = 0, ids_offset = 0, dst_offset = 0;
+  int top_k = 1, ncols = 0, nrows = 0, token_stride = 0;
+};
+
+struct MoeVecCall {
+  std::vector<QuantizeLaunch> quantize;
+  std::vector<MoeVecLaunch> gemv;
+  std::vector<IndexRange> indices;  // of both kernels, with the C++ types upstream declares
+  std::optional<std::string> host_error;  // the host code cannot run (e.g. its int loop overflows)
+};
+
+MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const UpstreamConstants& c,
+                        const DeviceLimits& limits);
+
+// Token ranges [begin, end) small enough that the upstream call over each is safe: the
+// split-batch reference (pairs per piece within grid.z and activation rows within one tile).
+std::vector<gguf::TokenRange> moe_vec_reference_pieces(const gguf::MoeCallShape& s, const DeviceLimits& limits);
+
+}  // namespace gridfuzz::vllm
