@@ -39,6 +39,19 @@ std::string line_name(const BoundaryLine& b) {
   return b.device + "  " + b.kernel + " " + b.variant + "  " + b.axis + " (along " + b.along + ")";
 }
 
+std::vector<std::string> devices_of(const std::vector<CsvRow>& rows) {
+  std::set<std::string> devices;
+  for (const CsvRow& row : rows) devices.insert(row.get("device") + " (cc " + row.get("cc") + ")");
+  return {devices.begin(), devices.end()};
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  if (items.empty()) return "no rows";
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
 std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
   std::set<std::string> kernels;
   for (const CsvRow& row : rows) kernels.insert(row.get("kernel") + " " + row.get("variant"));
@@ -94,12 +107,24 @@ std::string ms(double v) {
 
 }  // namespace
 
+std::optional<std::string> BaselineDiff::incomparable() const {
+  if (baseline_devices != current_devices)
+    return "the runs are of different devices: baseline " + joined(baseline_devices) + ", current " +
+           joined(current_devices) + "; gate a run against the baseline of its own device";
+  if (matched_cases == 0)
+    return "no case matched by device and case_id (baseline " + std::to_string(baseline_rows) + " rows, current " +
+           std::to_string(current_rows) + " rows): another suite, seed or build?";
+  return std::nullopt;
+}
+
 BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
                        const DiffOptions& options) {
   BaselineDiff diff;
   diff.threshold = options.timing.threshold;
   diff.baseline_rows = baseline.size();
   diff.current_rows = current.size();
+  diff.baseline_devices = devices_of(baseline);
+  diff.current_devices = devices_of(current);
 
   std::map<std::string, const CsvRow*> before;
   for (const CsvRow& row : baseline) before[row_key(row)] = &row;
@@ -162,13 +187,19 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
 
 std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   std::ostringstream out;
+  if (const auto why = diff.incomparable()) {
+    // Nothing below would mean anything: no "passed", no lists.
+    out << "gate: NOT RUN (cannot compare: " << *why << ")\n";
+    out << "baseline " << diff.baseline_rows << " rows on " << joined(diff.baseline_devices) << "\n";
+    out << "current  " << diff.current_rows << " rows on " << joined(diff.current_devices) << "\n";
+    out << diff.matched_cases << " case(s) matched by device and case_id\n";
+    return out.str();
+  }
   const std::size_t problems = diff.new_failures.size() + diff.new_model_mismatches.size() +
                                diff.new_unexpected_passes.size() + diff.moved_boundaries.size() + diff.slower.size();
   out << "gate: " << (diff.gate_failed() ? "FAILED (" + std::to_string(problems) + " problem(s))" : "passed") << "\n";
   out << "baseline " << diff.baseline_rows << " rows, current " << diff.current_rows << " rows, " << diff.matched_cases
       << " case(s) matched by device and case_id; timing threshold " << diff.threshold * 100 << "%\n";
-  if (diff.matched_cases == 0 && diff.baseline_rows > 0 && diff.current_rows > 0)
-    out << "note: no case matched: different devices or a different suite?\n";
 
   auto print_case = [&](const CaseChange& c) {
     out << c.device << "  " << c.kernel << " " << c.variant << "  " << c.before << " -> " << c.after << "  ("

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
@@ -34,7 +35,82 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+// One finding of the gate: a stable test name (classname + name) and its failure text.
+struct GateFinding {
+  std::string classname, name, type, message, body;
+};
+
+std::string case_name(const std::string& device, const std::string& replay) { return replay + " on " + device; }
+
+GateFinding case_finding(const char* kind, const CaseChange& c) {
+  const std::string replay = "gridfuzz replay '" + c.replay + "'";
+  return {std::string("gate.") + kind, case_name(c.device, c.replay), kind,
+          std::string(kind) + ": " + c.before + " -> " + c.after + " (" + c.detail + "); " + replay,
+          "case:      " + c.kernel + " " + c.variant + " on " + c.device + "\nbaseline:  " + c.before +
+              "\ncurrent:   " + c.after + "\ndetail:    " + c.detail + "\nreplay:    " + replay + "\n"};
+}
+
+std::string ms_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string samples_text(const TimingSamples& t) {
+  return "median " + ms_text(t.median_ms) + " ms [" + ms_text(t.min_ms) + ", " + ms_text(t.max_ms) +
+         "] n=" + std::to_string(t.samples);
+}
+
+std::vector<GateFinding> gate_findings(const BaselineDiff& diff) {
+  std::vector<GateFinding> out;
+  for (const auto& c : diff.new_failures) out.push_back(case_finding("new-failure", c));
+  for (const auto& c : diff.new_model_mismatches) out.push_back(case_finding("new-model-mismatch", c));
+  for (const auto& c : diff.new_unexpected_passes) out.push_back(case_finding("new-unexpected-pass", c));
+  for (const auto& m : diff.moved_boundaries) {
+    const BoundaryLine& b = m.after;
+    const std::string line = b.kernel + " " + b.variant + " " + b.axis + " (along " + b.along + ") on " + b.device;
+    out.push_back({"gate.moved-boundary", line, "moved-boundary", "moved boundary: " + m.what,
+                   "line:      " + line + "\nchange:    " + m.what + "\n"});
+  }
+  for (const auto& t : diff.slower) {
+    const std::string replay = "gridfuzz replay '" + t.replay + "'";
+    const std::string change = samples_text(t.before) + " -> " + samples_text(t.after);
+    out.push_back({"gate.slower", case_name(t.device, t.replay), "slower",
+                   "slower: " + change + ": " + t.comparison.reason + "; " + replay,
+                   "case:      " + t.kernel + " " + t.variant + " on " + t.device + "\nbaseline:  " +
+                       samples_text(t.before) + "\ncurrent:   " + samples_text(t.after) + "\nwhy:       " +
+                       t.comparison.reason + "\nreplay:    " + replay + "\n"});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string render_gate_junit(const BaselineDiff& diff) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const auto why = diff.incomparable();
+  const std::vector<GateFinding> findings = why ? std::vector<GateFinding>{} : gate_findings(diff);
+  const std::size_t tests = findings.empty() ? 1 : findings.size();
+  const std::size_t failures = findings.size(), errors = why ? 1 : 0;
+  out << "<testsuites name=\"gridfuzz gate\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"0\">\n";
+  out << "  <testsuite name=\"gridfuzz gate\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"0\">\n";
+  if (why) {
+    out << "    <testcase classname=\"gate\" name=\"baseline comparison\" time=\"0\">\n"
+        << "      <error message=\"" << xml_escape("cannot compare: " + *why) << "\" type=\"incomparable\">"
+        << xml_escape(*why) << "</error>\n    </testcase>\n";
+  } else if (findings.empty()) {
+    out << "    <testcase classname=\"gate\" name=\"baseline comparison\" time=\"0\"/>\n";
+  }
+  for (const GateFinding& f : findings)
+    out << "    <testcase classname=\"" << xml_escape(f.classname) << "\" name=\"" << xml_escape(f.name)
+        << "\" time=\"0\">\n      <failure message=\"" << xml_escape(f.message) << "\" type=\"" << xml_escape(f.type)
+        << "\">" << xml_escape(f.body) << "</failure>\n    </testcase>\n";
+  out << "  </testsuite>\n</testsuites>\n";
+  return out.str();
+}
 
 std::string render_junit(const std::vector<CsvRow>& rows) {
   std::map<GroupKey, std::vector<const CsvRow*>> suites;

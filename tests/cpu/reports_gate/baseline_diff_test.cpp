@@ -175,6 +175,33 @@ TEST(BaselineDiff, RowsMatchByDeviceAndCaseId) {
   EXPECT_EQ(diff.matched_cases, 1u);
   ASSERT_EQ(diff.new_failures.size(), 1u);
   EXPECT_EQ(diff.new_failures[0].device, "NVIDIA A100");
+  // And the runs cover other devices: the gate cannot vouch for either.
+  ASSERT_TRUE(diff.incomparable().has_value());
+  EXPECT_NE(diff.incomparable()->find("different devices"), std::string::npos) << *diff.incomparable();
+}
+
+TEST(BaselineDiff, RunsOfAnotherDeviceOrCcAreIncomparable) {
+  const auto baseline = legacy_boundary_run();
+  auto preset = legacy_boundary_run(), other_cc = legacy_boundary_run();
+  for (auto& row : preset) row.set("device", "preset:sm_90");
+  for (auto& row : other_cc) row.set("cc", "8.0");
+  for (const auto& current : {preset, other_cc}) {
+    const BaselineDiff diff = diff_runs(baseline, current);
+    ASSERT_TRUE(diff.incomparable().has_value()) << render_diff(diff);
+    const std::string text = render_diff(diff);
+    EXPECT_EQ(text.rfind("gate: NOT RUN (cannot compare: the runs are of different devices", 0), 0u) << text;
+    EXPECT_EQ(text.find("passed"), std::string::npos) << text;
+  }
+  EXPECT_FALSE(diff_runs(baseline, baseline).incomparable().has_value());
+}
+
+TEST(BaselineDiff, NoCaseInCommonIsIncomparable) {
+  const BaselineDiff diff = diff_runs(legacy_boundary_run(), {fixed_row(64)});
+  EXPECT_FALSE(diff.gate_failed());
+  ASSERT_TRUE(diff.incomparable().has_value());
+  EXPECT_NE(diff.incomparable()->find("no case matched"), std::string::npos);
+  EXPECT_EQ(render_diff(diff).find("gate: passed"), std::string::npos) << render_diff(diff);
+  EXPECT_TRUE(diff_runs({}, {}).incomparable().has_value()) << "two empty runs compare nothing";
 }
 
 }  // namespace

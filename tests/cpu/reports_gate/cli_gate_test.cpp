@@ -8,6 +8,7 @@
 #include <set>
 
 #include "../../support/run_gridfuzz.hpp"
+#include "../core/split_output.hpp"
 #include "crafted_rows.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/reports/schema.hpp"
@@ -189,6 +190,124 @@ TEST(CliDiff, IncomparableCsvsAreExit2) {
   r = run("diff " + good + " " + q(dir / "absent.csv"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(run("diff " + good).exit_code, 2) << "CURRENT is required";
+}
+
+// No GPU, no green: a gate over runs that share no case, or of different devices, compares
+// nothing; it must not pass (a static run or a broken runner against a baseline would).
+TEST(CliDiff, NoCaseInCommonIsExit2AndNeverPassed) {
+  TempDir dir;
+  testing::write_csv(dir / "base.csv", legacy_run());
+  testing::write_csv(dir / "other.csv",
+                     {testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "64"}, {"top_k", "8"}})});
+  const auto r = run("diff " + q(dir / "base.csv") + " " + q(dir / "other.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("no case matched"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("gate: NOT RUN"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("gate: passed"), std::string::npos) << r.output;
+  // Two empty runs (a header only) match nothing either.
+  testing::write_csv(dir / "empty.csv", {});
+  EXPECT_EQ(run("diff " + q(dir / "empty.csv") + " " + q(dir / "empty.csv")).exit_code, 2);
+  // --same-verdicts does not turn it into "same verdicts: yes".
+  const auto same = run("diff --same-verdicts " + q(dir / "base.csv") + " " + q(dir / "other.csv"));
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_EQ(same.output.find("same verdicts: yes"), std::string::npos) << same.output;
+}
+
+TEST(CliDiff, DifferentDevicesAreExit2) {
+  TempDir dir;
+  testing::write_csv(dir / "base.csv", legacy_run());
+  // The same cases judged statically against the sm_90 preset: what a runner without a GPU writes.
+  const auto sweep = run("run gguf.moe_vec --variant legacy --set tokens=8190:8194 --set top_k=8 --set rows=1408 "
+                         "--set cols=2816 --set quant=q4_0 --static --device-preset sm_90 --csv " +
+                         q(dir / "static.csv"));
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  auto r = run("diff " + q(dir / "base.csv") + " " + q(dir / "static.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("different devices"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("NVIDIA H200 (cc 9.0)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("gate: passed"), std::string::npos) << r.output;
+  // The same device name with another compute capability is another device too.
+  auto other_cc = legacy_run();
+  for (auto& row : other_cc) row.set("cc", "8.0");
+  testing::write_csv(dir / "cc80.csv", other_cc);
+  r = run("diff " + q(dir / "base.csv") + " " + q(dir / "cc80.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output.find("gate: passed"), std::string::npos) << r.output;
+}
+
+TEST(CliDiff, JsonHasTheGateAndItsFindings) {
+  TempDir dir;
+  testing::write_csv(dir / "base.csv", legacy_run());
+  auto moved = legacy_run();
+  moved[2].set("observed", "accept");
+  moved[2].set("oracle", "exact");
+  moved[2].set("verdict", "model-mismatch");
+  testing::write_csv(dir / "now.csv", moved);
+  testing::write_csv(dir / "other.csv",
+                     {testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "64"}, {"top_k", "8"}})});
+  const auto failed = gridfuzz::testing::run_gridfuzz_split("diff --json " + q(dir / "base.csv") + " " + q(dir / "now.csv"));
+  EXPECT_EQ(failed.exit_code, 1) << failed.err;
+  const auto passed = gridfuzz::testing::run_gridfuzz_split("diff --json " + q(dir / "base.csv") + " " + q(dir / "base.csv"));
+  EXPECT_EQ(passed.exit_code, 0) << passed.err;
+  const auto not_run = gridfuzz::testing::run_gridfuzz_split("diff --json " + q(dir / "base.csv") + " " + q(dir / "other.csv"));
+  EXPECT_EQ(not_run.exit_code, 2) << not_run.err;
+  const auto check_failed = gridfuzz::testing::jq_check(
+      R"jq(.gate == "failed" and .exit_code == 1 and .matched_cases == 5 and (.moved_boundaries | length) == 1 and
+         .moved_boundaries[0].after.axis == "tokens" and (.new_model_mismatches | length) == 1 and
+         (.new_model_mismatches[0].replay | startswith("gguf.moe_vec/legacy/")) and .baseline.devices == ["NVIDIA H200 (cc 9.0)"])jq");
+  const auto check_passed = gridfuzz::testing::jq_check(R"jq(.gate == "passed" and .exit_code == 0 and (.slower | length) == 0)jq");
+  const auto check_not_run =
+      gridfuzz::testing::jq_check(R"jq(.gate == "not-run" and .exit_code == 2 and (.reason | contains("no case matched")))jq");
+  if (!check_failed) GTEST_SKIP() << "jq is not installed (Debian jq; scripts/lib.sh installs it): no JSON parser to check with";
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(failed.out, *check_failed), 0) << failed.out;
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(passed.out, *check_passed), 0) << passed.out;
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(not_run.out, *check_not_run), 0) << not_run.out;
+}
+
+// The gate's findings as JUnit, read back with xmllint (libxml2, a parser we did not write).
+TEST(CliDiff, JunitHasOneFailingTestcasePerFindingWithStableNames) {
+  if (!gridfuzz::testing::have_program("xmllint"))
+    GTEST_SKIP() << "xmllint is not installed (Debian libxml2-utils; scripts/lib.sh installs it)";
+  TempDir dir;
+  auto base = legacy_run(), now = legacy_run();
+  now[2].set("observed", "accept");
+  now[2].set("oracle", "exact");
+  now[2].set("verdict", "model-mismatch");
+  testing::set_timing(base[0], 1.0, 0.98, 1.02);
+  testing::set_timing(now[0], 1.2, 1.18, 1.22);
+  testing::write_csv(dir / "base.csv", base);
+  testing::write_csv(dir / "now.csv", now);
+  const auto xpath = [&](const std::filesystem::path& file, const std::string& expr) {
+    std::string out = gridfuzz::testing::run_split("xmllint --xpath " + gridfuzz::testing::shell_quote(expr) + " " + q(file)).out;
+    if (!out.empty() && out.back() == '\n') out.pop_back();  // libxml2 versions differ
+    return out;
+  };
+  for (const char* name : {"gate1.xml", "gate2.xml"}) {
+    const auto r = run("diff --junit " + q(dir / name) + " " + q(dir / "base.csv") + " " + q(dir / "now.csv"));
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(gridfuzz::testing::run_split("xmllint --noout " + q(dir / name)).exit_code, 0);
+  }
+  // A new model mismatch, a moved boundary, a slow-down: three failing testcases.
+  EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase)"), "3");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase/failure)"), "3");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "string(/testsuites/@failures)"), "3");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase[@classname='gate.moved-boundary'])"), "1");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase[@classname='gate.new-model-mismatch'])"), "1");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase[@classname='gate.slower'])"), "1");
+  EXPECT_EQ(xpath(dir / "gate1.xml", "string(//testcase[@classname='gate.slower']/@name)"),
+            base[0].get("replay") + " on NVIDIA H200");
+  // Stable: the same findings give the same file.
+  EXPECT_EQ(testing::read_text(dir / "gate1.xml"), testing::read_text(dir / "gate2.xml"));
+
+  // A passing gate: one passing testcase.
+  EXPECT_EQ(run("diff --junit " + q(dir / "pass.xml") + " " + q(dir / "base.csv") + " " + q(dir / "base.csv")).exit_code, 0);
+  EXPECT_EQ(gridfuzz::testing::run_split("xmllint --noout " + q(dir / "pass.xml")).exit_code, 0);
+  EXPECT_EQ(xpath(dir / "pass.xml", "count(//testcase)"), "1");
+  EXPECT_EQ(xpath(dir / "pass.xml", "count(//failure) + count(//error)"), "0");
+  // Runs that cannot be compared: one testcase with the reason as an error.
+  testing::write_csv(dir / "other.csv", {testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "64"}})});
+  EXPECT_EQ(run("diff --junit " + q(dir / "no.xml") + " " + q(dir / "base.csv") + " " + q(dir / "other.csv")).exit_code, 2);
+  EXPECT_EQ(xpath(dir / "no.xml", "count(//testcase/error)"), "1");
 }
 
 TEST(CliSweepShard, ShardsSplitTheSweepWithoutOverlap) {

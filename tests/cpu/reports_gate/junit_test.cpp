@@ -2,7 +2,9 @@
 // skipped rows, counts that add up, and escaping that keeps the XML well-formed.
 #include <gtest/gtest.h>
 
+#include "../core/split_output.hpp"
 #include "crafted_rows.hpp"
+#include "gridfuzz/reports/baseline_diff.hpp"
 #include "gridfuzz/reports/junit.hpp"
 #include "tiny_xml.hpp"
 
@@ -122,6 +124,50 @@ TEST(Junit, StaticRowsAreSkippedWithTheReason) {
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_NE(skipped[0]->attr("message").find("static"), std::string::npos);
   EXPECT_EQ(root.all("failure").size(), 0u);
+}
+
+// The gate's JUnit (diff --junit) is well-formed XML whatever the findings hold: bytes that are
+// not UTF-8, control characters, markup. Checked by xmllint (libxml2), not by our parser.
+int xmllint_exit(const std::string& xml) {
+  return gridfuzz::testing::pipe_text_into(xml, "xmllint --noout -");
+}
+
+TEST(GateJunit, FindingsWithBadBytesAreStillValidXml) {
+  if (!gridfuzz::testing::have_program("xmllint"))
+    GTEST_SKIP() << "xmllint is not installed (Debian libxml2-utils; scripts/lib.sh installs it)";
+  BaselineDiff diff;
+  const std::string bad = std::string("k\xff\xfe<&>\"'\x01\x1b[2J\x7f") + std::string(1, '\0') + "\xc3\xa9";
+  CaseChange change{bad, bad, bad, bad, "pass", "fail:mismatch", bad};
+  diff.new_failures.push_back(change);
+  diff.new_model_mismatches.push_back(change);
+  diff.new_unexpected_passes.push_back(change);
+  BoundaryLine line;
+  line.kernel = line.variant = line.device = line.axis = line.along = bad;
+  diff.moved_boundaries.push_back({line, line, bad});
+  TimedCase timed;
+  timed.device = timed.kernel = timed.variant = timed.replay = bad;
+  timed.comparison.reason = bad;
+  diff.slower.push_back(timed);
+  diff.matched_cases = 1;
+  diff.baseline_devices = diff.current_devices = {bad};
+  const std::string xml = render_gate_junit(diff);
+  EXPECT_EQ(xmllint_exit(xml), 0) << xml;
+  const auto count = gridfuzz::testing::run_with_input(xml, "xmllint --xpath 'count(//testcase/failure)' -");
+  EXPECT_EQ(count.out.substr(0, count.out.find('\n')), "5") << count.err;
+  // Incomparable runs (devices named with bad bytes): one error testcase, still valid.
+  diff.current_devices = {"other"};
+  EXPECT_EQ(xmllint_exit(render_gate_junit(diff)), 0) << render_gate_junit(diff);
+}
+
+TEST(GateJunit, PassingGateIsOnePassingTestcase) {
+  BaselineDiff diff;
+  diff.matched_cases = 3;
+  const std::string xml = render_gate_junit(diff);
+  const testing::XmlElement root = TinyXmlParser(xml).parse();
+  ASSERT_EQ(root.all("testcase").size(), 1u);
+  EXPECT_EQ(root.all("testcase")[0]->attr("name"), "baseline comparison");
+  EXPECT_EQ(root.all("failure").size() + root.all("error").size(), 0u);
+  EXPECT_EQ(root.attr("tests"), "1");
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #pragma once
 // `gridfuzz diff`: a current run against a committed baseline. Rows are matched by device and
 // case_id. The gate fails on a new failure, a new model-mismatch, a new unexpected-pass, a moved
-// boundary or a significant slow-down; everything else is listed for information.
-// docs/REPORTS.md, "The gate", states the rules.
+// boundary or a significant slow-down; everything else is listed for information. Two runs of
+// different devices, or with no case in common, cannot be compared at all: the gate neither passes
+// nor fails then (`incomparable()`). docs/REPORTS.md, "The gate", states the rules.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +52,14 @@ struct BaselineDiff {
   std::vector<BoundaryLine> boundaries_only_in_baseline, boundaries_only_in_current;
   std::size_t matched_cases = 0;
   std::size_t baseline_rows = 0, current_rows = 0;
+  // The devices of each run's rows, "<device> (cc <cc>)", sorted, each once.
+  std::vector<std::string> baseline_devices, current_devices;
   double threshold = 0.10;
+
+  // Why the two runs cannot be compared, or nothing: their rows are of different devices (device
+  // or cc), or no case matched. A gate over such runs would pass on nothing (e.g. a static run,
+  // or a run on another GPU, against a baseline), so it is not run at all.
+  std::optional<std::string> incomparable() const;
 
   // The same cases with the same verdicts and boundaries, timings aside: what two runs of one
   // sweep must show (e.g. on one GPU and on several).
@@ -74,7 +83,8 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
                        const DiffOptions& options = {});
 
 // The readable list: the verdict line, then the gate failures, then the information.
-// `max_listed` bounds each list (the rest is counted).
+// `max_listed` bounds each list (the rest is counted). For runs that cannot be compared: the
+// line "gate: NOT RUN (cannot compare: ...)" and the devices and counts, never "gate: passed".
 std::string render_diff(const BaselineDiff& diff, std::size_t max_listed = 50);
 
 }  // namespace gridfuzz::reports

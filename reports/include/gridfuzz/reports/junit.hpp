@@ -4,15 +4,24 @@
 // model-mismatch, unexpected-pass) become <failure> whose message holds the replay command and
 // the observed/oracle text; skipped and static rows become <skipped/> (nothing was judged on a
 // device); pass and expected-fail pass.
+//
+// render_gate_junit: the gate's findings (`gridfuzz diff --junit FILE`) as one <testsuite>
+// "gridfuzz gate": one failing <testcase> per finding (new failure, new model-mismatch, new
+// unexpected-pass, moved boundary, slow-down), named so that the same finding has the same name
+// in every run (no times, no run ids), or one passing testcase when the gate passes. Runs that
+// cannot be compared give one <error> testcase with the reason. docs/REPORTS.md, "junit.xml".
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gridfuzz/reports/baseline_diff.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/text_escape.hpp"  // xml_escape
 
 namespace gridfuzz::reports {
 
 std::string render_junit(const std::vector<CsvRow>& rows);
+
+std::string render_gate_junit(const BaselineDiff& diff);
 
 }  // namespace gridfuzz::reports
