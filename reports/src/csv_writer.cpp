@@ -13,6 +13,7 @@
 #include <ctime>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "detail/csv_text.hpp"
 #include "detail/records_to_rows.hpp"
@@ -114,6 +115,69 @@ std::filesystem::path copy_aside(const std::string& path, const struct stat& st,
   throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
 }
 
+// How many set-aside copies of one CSV are kept: the newest, counting the one just made. Every
+// rerun of a sweep over the same --csv makes one; without a limit they would pile up.
+constexpr std::size_t kKeepSetAside = 3;
+
+// True for a name copy_aside makes for `base`: <base>.<YYYYmmddTHHMMSSZ>[-<n>].bak.
+bool is_set_aside_name(const std::string& name, const std::string& base) {
+  const std::string suffix = ".bak";
+  if (name.size() < base.size() + 1 + 16 + suffix.size() || !name.starts_with(base + ".") || !name.ends_with(suffix))
+    return false;
+  const std::string middle = name.substr(base.size() + 1, name.size() - base.size() - 1 - suffix.size());
+  const auto digits = [&](std::size_t from, std::size_t n) {
+    for (std::size_t i = from; i < from + n; ++i)
+      if (i >= middle.size() || middle[i] < '0' || middle[i] > '9') return false;
+    return true;
+  };
+  if (!digits(0, 8) || middle[8] != 'T' || !digits(9, 6) || middle[15] != 'Z') return false;
+  if (middle.size() == 16) return true;
+  return middle[16] == '-' && middle.size() > 17 && digits(17, middle.size() - 17);
+}
+
+// True when the file starts like a gridfuzz CSV (its first column is "schema"): a set-aside copy
+// holds the rows of a gridfuzz CSV, whatever its schema version.
+bool starts_like_a_gridfuzz_csv(const std::filesystem::path& p) {
+  const std::string start = std::string(kColumns[0].name) + ",";
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return false;
+  std::string head(start.size(), '\0');
+  const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+  ::close(fd);
+  return n == static_cast<ssize_t>(start.size()) && head == start;
+}
+
+// Deletes the set-aside copies of `path` beyond the newest kKeepSetAside (by the copy's own
+// modification time: when it was set aside), never `just_made` and never anything but a regular
+// file named as copy_aside names them that starts like a gridfuzz CSV. Best effort: a copy that
+// cannot be deleted stays.
+void prune_set_aside(const std::string& path, const std::filesystem::path& just_made) {
+  namespace fs = std::filesystem;
+  const fs::path csv(path);
+  const fs::path dir = csv.has_parent_path() ? csv.parent_path() : fs::path(".");
+  const std::string base = csv.filename().string();
+  struct Copy {
+    fs::path path;
+    struct timespec mtime;
+  };
+  std::vector<Copy> copies;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path p = it->path();
+    if (!is_set_aside_name(p.filename().string(), base) || p.filename() == just_made.filename()) continue;
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || !starts_like_a_gridfuzz_csv(p)) continue;
+    copies.push_back({p, st.st_mtim});
+  }
+  if (copies.size() < kKeepSetAside) return;
+  std::sort(copies.begin(), copies.end(), [](const Copy& a, const Copy& b) {
+    if (a.mtime.tv_sec != b.mtime.tv_sec) return a.mtime.tv_sec > b.mtime.tv_sec;
+    if (a.mtime.tv_nsec != b.mtime.tv_nsec) return a.mtime.tv_nsec > b.mtime.tv_nsec;
+    return a.path.filename().string() > b.path.filename().string();
+  });
+  for (std::size_t i = kKeepSetAside - 1; i < copies.size(); ++i) ::unlink(copies[i].path.c_str());
+}
+
 }  // namespace
 
 CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options)
@@ -154,6 +218,7 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
                        "); choose another --csv");
       }
       set_aside_to_ = copy_aside(name, st, text);
+      prune_set_aside(name, *set_aside_to_);
       if (::ftruncate(fd_, 0) != 0)
         throw CsvIoError(name + ": cannot empty it after setting it aside: " + system_error_text(errno));
       text.clear();

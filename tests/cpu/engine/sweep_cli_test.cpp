@@ -139,7 +139,7 @@ TEST(SweepCli, DevicesAllRunsOnWhatIsThere) {
 }
 
 // A sweep without --resume never overwrites an earlier report: it is moved aside, each time to a
-// new name (the file's mtime, then a counter).
+// new name (the file's mtime, then a counter). The newest three set-aside copies are kept (below).
 TEST(SweepCli, AnEarlierReportIsMovedAsideNeverOverwritten) {
   TempDir tmp;
   for (int i = 0; i < 3; ++i) ASSERT_EQ(wait_exit(spawn(sweep_args("r.csv", 0, false), tmp.path)), 0);
@@ -152,4 +152,36 @@ TEST(SweepCli, AnEarlierReportIsMovedAsideNeverOverwritten) {
     EXPECT_EQ(b.filename().string().rfind("r.csv.20", 0), 0u) << b;
     EXPECT_EQ(gridfuzz::reports::read_csv(b).rows.size(), rows) << b;
   }
+}
+
+// Reruns do not pile up set-aside copies: the newest three of r.csv stay (the CSVs of the three
+// runs before the last), older ones are deleted, and nothing else is touched: other files that
+// look alike, a copy of another CSV, a folder with such a name.
+TEST(SweepCli, OnlyTheNewestThreeSetAsideCopiesAreKept) {
+  TempDir tmp;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(tmp.path / name) << text;
+  };
+  write("r.csv.notes.bak", "schema,mine\n");
+  write("r.csv.20000101T000000Z.bak.keep", "schema,mine\n");
+  write("other.csv.20000101T000000Z.bak", "schema,mine\n");
+  write("r.csv.20000101T000000Z-x.bak", "schema,mine\n");
+  write("r.csv.20000101T000001Z.bak", "not a CSV of ours\n");
+  fs::create_directories(tmp.path / "r.csv.20000101T000002Z.bak");
+  std::vector<std::string> run_ids;  // of r.csv after each run
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(wait_exit(spawn(sweep_args("r.csv", 0, false), tmp.path)), 0);
+    run_ids.push_back(gridfuzz::reports::read_csv(tmp.path / "r.csv").rows.at(0).get("run_id"));
+  }
+  std::multiset<std::string> kept;
+  for (const auto& e : fs::directory_iterator(tmp.path)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("r.csv.20", 0) != 0 || e.path().extension() != ".bak" || !e.is_regular_file()) continue;
+    if (name.rfind("r.csv.2000", 0) == 0) continue;  // the look-alikes, checked below
+    kept.insert(gridfuzz::reports::read_csv(e.path()).rows.at(0).get("run_id"));
+  }
+  EXPECT_EQ(kept, (std::multiset<std::string>{run_ids[2], run_ids[3], run_ids[4]}));
+  for (const char* name : {"r.csv.notes.bak", "r.csv.20000101T000000Z.bak.keep", "other.csv.20000101T000000Z.bak",
+                           "r.csv.20000101T000000Z-x.bak", "r.csv.20000101T000001Z.bak", "r.csv.20000101T000002Z.bak"})
+    EXPECT_TRUE(fs::exists(tmp.path / name)) << name << " was deleted";
 }
