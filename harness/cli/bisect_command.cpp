@@ -99,7 +99,7 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
     const std::string predicted = "last_pass=" + value_or_none(model.last_good) + " first_fail=" +
                                   value_or_none(model.first_bad) + " rule=" + (model.first_bad ? predicted_rule : "none");
     if (!session.on_device()) {
-      if (!a->engine.static_only && !session.limits().note.empty()) std::cout << "note: " << session.limits().note << "\n";
+      if (!a->engine.static_only && !session.limits().note.empty()) std::cerr << "note: " << session.limits().note << "\n";
       std::cout << "static: " << model.probes << " model probes\n" << predicted << "\n";
       return kOk;
     }

@@ -35,7 +35,7 @@ Runner add_limits_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--markdown", *markdown, "also write the table as Markdown to this file");
   return [launch, markdown, &global]() -> int {
     const SelectedLimits sel = select_limits(global.device);
-    if (!sel.note.empty()) std::cout << "note: " << sel.note << "\n";
+    if (!sel.note.empty()) std::cerr << "note: " << sel.note << "\n";
     print_limits(sel.limits);
     std::string table;
     int disagreements = 0;

@@ -1,14 +1,50 @@
-// `gridfuzz list`: kernels, variants, axes with defaults and ranges.
+// `gridfuzz list`: kernels, variants, axes with defaults and ranges. --json: the same as one JSON
+// object {"kernels": [{"name", "description", "variants", "axes": [...]}]}.
 #include <iostream>
 
 #include "commands.hpp"
+#include "json_writer.hpp"
 #include "session.hpp"
 
 namespace gridfuzz::cli {
+namespace {
+
+std::string list_json() {
+  JsonWriter j;
+  j.begin_object().key("kernels").begin_array();
+  for (const auto& k : builtin_registry().all()) {
+    j.begin_object().field("name", k->name()).field("description", k->description());
+    j.key("variants").begin_array();
+    for (const auto& v : k->variants()) j.value(v);
+    j.end_array();
+    j.key("axes").begin_array();
+    for (const auto& a : k->axes()) {
+      j.begin_object().field("name", a.name).field("default", a.default_value);
+      if (a.is_choice()) {
+        j.field("choices", a.choices);
+      } else {
+        j.field("min", static_cast<long long>(a.min)).field("max", static_cast<long long>(a.max));
+        j.field("step", static_cast<long long>(a.step));
+      }
+      j.field("help", a.help).end_object();
+    }
+    j.end_array().end_object();
+  }
+  j.end_array().end_object();
+  return j.str();
+}
+
+}  // namespace
 
 Runner add_list_command(CLI::App& app, const GlobalOptions&) {
-  app.add_subcommand("list", "kernels, their variants and axes (with defaults and constraints)");
-  return []() -> int {
+  auto json = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand("list", "kernels, their variants and axes (with defaults and constraints)");
+  cmd->add_flag("--json", *json, "print the list as one JSON object");
+  return [json]() -> int {
+    if (*json) {
+      std::cout << list_json();
+      return kOk;
+    }
     for (const auto& k : builtin_registry().all()) {
       std::cout << k->name() << ": " << k->description() << "\n  variants:";
       for (const auto& v : k->variants()) std::cout << " " << v;

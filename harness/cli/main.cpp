@@ -1,12 +1,16 @@
 // gridfuzz: launch-geometry validation and fuzzing for CUDA kernels.
 #include <CLI/CLI.hpp>
+#include <cuda_runtime_api.h>  // CUDART_VERSION: the runtime linked in
 
 #include <iostream>
 #include <map>
 
 #include "commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/result_row.hpp"
 #include "gridfuzz/reports/csv_error.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/text_file.hpp"
@@ -14,10 +18,56 @@
 #include "plugin_loader.hpp"
 #include "session.hpp"
 
+#ifndef GRIDFUZZ_VERSION
+#error "GRIDFUZZ_VERSION is set from project(gridfuzz VERSION ...) in CMakeLists.txt"
+#endif
+
+namespace {
+
+constexpr const char* kGlobalGroup = "Global options (before or after the command)";
+
+// `gridfuzz --version`: the version, the commit it was built from, the CUDA runtime linked in and
+// the driver seen now.
+std::string version_text() {
+  std::string driver = gridfuzz::device::driver_version();
+  if (driver.empty()) {
+    std::string why;
+    gridfuzz::device::driver_available(&why);
+    driver = "no driver" + (why.empty() ? std::string() : " (" + why + ")");
+  } else {
+    driver = "CUDA " + driver;
+  }
+  return std::string("gridfuzz ") + GRIDFUZZ_VERSION + "\ncommit: " + gridfuzz::build_commit() +
+         "\nCUDA runtime (built with): " + std::to_string(CUDART_VERSION / 1000) + "." +
+         std::to_string((CUDART_VERSION % 1000) / 10) + "\ndriver: " + gridfuzz::reports::terminal_text(driver);
+}
+
+// A subcommand's --help also lists the global options (they are the parent's: every subcommand
+// falls through to it), under the same heading as in `gridfuzz --help`.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_footer(const CLI::App* app) const override {
+    std::string out;
+    if (const CLI::App* parent = app->get_parent()) {
+      const auto globals = parent->get_options([](const CLI::Option* o) { return o->get_group() == kGlobalGroup; });
+      if (!globals.empty()) {
+        out = make_group(kGlobalGroup, false, globals) + "\n";
+        if (out.front() == '\n') out.erase(0, 1);  // make_help already ends the groups with a blank line
+      }
+    }
+    return out + CLI::Formatter::make_footer(app);
+  }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace gridfuzz::cli;
   CLI::App app{"gridfuzz: finds the shapes at which GPU kernels cross a launch or index limit"};
   app.require_subcommand(1);
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands: they copy it
+  app.set_version_flag("--version", version_text, "print the version, build commit, CUDA runtime and driver, and exit")
+      ->group(kGlobalGroup);
   GlobalOptions global;
   int device_ordinal = -1;
   std::string preset;
@@ -26,10 +76,13 @@ int main(int argc, char** argv) {
   auto* preset_opt = app.add_option("--device-preset", preset,
                                     "judge against a named device (sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120) "
                                     "instead of a GPU: static analysis");
+  dev_opt->group(kGlobalGroup);
+  preset_opt->group(kGlobalGroup);
   std::vector<std::string> plugins;
   app.add_option("--plugin", plugins, "load kernels from a shared library built with gridfuzz_add_plugin (repeatable)")
       ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(kGlobalGroup);
 
   std::map<CLI::App*, Runner> runners;
   auto add = [&](Runner (*adder)(CLI::App&, const GlobalOptions&)) {

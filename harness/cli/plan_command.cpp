@@ -77,7 +77,7 @@ Runner add_plan_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--regs", a->regs, "raw launch: registers per thread (default: not checked)");
   return [a, &global]() -> int {
     const SelectedLimits sel = select_limits(global.device);
-    if (!sel.note.empty()) std::cout << "note: " << sel.note << "\n";
+    if (!sel.note.empty()) std::cerr << "note: " << sel.note << "\n";
     return a->kernel.empty() ? plan_raw(*a, sel) : plan_kernel(*a, sel);
   };
 }

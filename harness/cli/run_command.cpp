@@ -28,7 +28,7 @@ int run_cases(Session& session, const std::vector<Case>& cases, const std::strin
   std::optional<reports::CsvWriter> csv;
   if (!csv_path.empty()) csv.emplace(csv_path);
   if (!session.on_device())
-    std::cout << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
+    std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
               << " (observed = static)\n";
   int failures = 0;
   for (const Case& c : cases) {

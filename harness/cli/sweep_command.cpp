@@ -2,7 +2,9 @@
 // (found on the CPU by bisecting each axis) tested at boundary-2..boundary+2, then random shapes
 // from rapidcheck (biased to the boundaries); a failing random case is shrunk to a minimal one and
 // printed with its replay string. With no kernel named this is the default job. --devices spreads
-// the cases over several GPUs (sweep_run.hpp says how the results stay the same).
+// the cases over several GPUs (sweep_run.hpp says how the results stay the same). Row lines and
+// the summary go to stdout, notes and progress to stderr; --json prints the summary as one JSON
+// object instead (and no row lines: the rows are in the CSV).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +15,8 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+#include "json_writer.hpp"
 #include "parse.hpp"
 #include "progress.hpp"
 #include "session.hpp"
@@ -35,6 +39,7 @@ struct SweepArgs {
   std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
   std::string save_corpus;  // folder for minimal failing cases (properties/corpus)
   std::string devices;      // --devices all|0,1,...: one worker per GPU
+  bool json = false;        // the summary as JSON on stdout
   EngineOptions engine;
 };
 
@@ -94,6 +99,44 @@ std::map<std::string, reports::CsvRow> resumed_rows(const std::string& path, con
   return done;
 }
 
+// The summary as one JSON object.
+std::string summary_json(const SweepArgs& a, const SweepSummary& summary, const Session& session, double wall_s,
+                         const std::vector<std::string>& saved, int exit_code) {
+  JsonWriter j;
+  j.begin_object()
+      .field("csv", a.engine.csv)
+      .field("device", session.context().device)
+      .field("cc", session.context().cc)
+      .field("on_device", session.on_device());
+  j.key("devices").begin_array();
+  for (int d : session.devices()) j.value(d);
+  j.end_array();
+  j.field("ran", summary.ran).field("reused", summary.reused).field("wall_s", wall_s);
+  j.field("worker_restarts", session.worker_restarts());
+  j.key("verdicts").begin_object();
+  for (const auto& [v, n] : summary.by_verdict) j.field(v, n);
+  j.end_object();
+  j.field("budget_hit", summary.budget_hit);
+  j.key("failures").begin_array();
+  for (const auto& f : summary.failures) {
+    const std::size_t gap = f.find("  ");
+    j.begin_object()
+        .field("verdict", f.substr(0, gap))
+        .field("replay", gap == std::string::npos ? std::string() : f.substr(gap + 2))
+        .end_object();
+  }
+  j.end_array();
+  j.key("minimal_failures").begin_array();
+  for (std::size_t i = 0; i < summary.minimal_failures.size(); ++i) {
+    j.begin_object().field("replay", summary.minimal_failures[i].replay());
+    if (i < saved.size()) j.field("saved", saved[i]);
+    j.end_object();
+  }
+  j.end_array();
+  j.field("notes", summary.notes).field("exit_code", exit_code).end_object();
+  return j.str();
+}
+
 }  // namespace
 
 Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
@@ -115,6 +158,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "(default: the one --device selects; the last --devices given counts)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--shard", a->shard, "run only shard I of N (I/N, 1-based): kernel x variant targets dealt round-robin");
+  cmd->add_flag("--json", a->json,
+                "print the summary as one JSON object on stdout, and no row lines (notes and progress stay on stderr)");
   add_engine_options(*cmd, a->engine);
   cmd->get_option("--csv")->default_val("gridfuzz-report.csv");
   return [a, &global]() -> int {
@@ -136,26 +181,28 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     std::map<std::string, reports::CsvRow> done;
     if (a->resume && csv.rows_at_open() > 0) {
       done = resumed_rows(a->engine.csv, session.context());
-      std::cout << "resuming " << a->engine.csv << ": " << done.size() << " case(s) already done\n";
+      std::cerr << "note: resuming " << a->engine.csv << ": " << done.size() << " case(s) already done\n";
     }
     if (!session.on_device())
-      std::cout << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
+      std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
                 << " (no GPU: the rows record predictions, observed = static)\n";
     else if (session.devices().size() > 1)
-      std::cout << "devices: " << join_devices(session.devices()) << " (" << session.limits().limits.name
+      std::cerr << "note: devices " << join_devices(session.devices()) << " (" << session.limits().limits.name
                 << "), one worker each, cases from one queue\n";
 
     std::vector<SweepTarget> targets = plan_sweep(kernels, session.limits().limits);
     if (shard.second > 1) {
       std::vector<SweepTarget> mine;
       for (std::size_t i = shard.first; i < targets.size(); i += shard.second) mine.push_back(std::move(targets[i]));
-      std::cout << "shard " << shard.first + 1 << "/" << shard.second << ": " << mine.size() << " of " << targets.size()
+      std::cerr << "note: shard " << shard.first + 1 << "/" << shard.second << ": " << mine.size() << " of " << targets.size()
                 << " kernel x variant target(s)\n";
       targets = std::move(mine);
     }
     std::size_t planned = 0;
     for (const auto& t : targets) planned += t.boundary_cases.size() + a->cases;
-    Progress progress(planned);
+    ProgressOptions progress_options = ProgressOptions::standard();
+    if (a->json) progress_options.rows = nullptr;  // stdout holds the JSON alone
+    Progress progress(planned, progress_options);
 
     const auto t0 = started;
     const SweepSettings settings{.cases = a->cases, .seed = a->seed, .time_budget_s = a->time_budget_s, .start = started};
@@ -166,11 +213,19 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     progress.finish();
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    for (const Case& minimal : summary.minimal_failures) {
-      std::cout << "minimal failing case: gridfuzz replay '" << minimal.replay() << "'\n";
-      if (!a->save_corpus.empty()) std::cout << "saved: " << save_to_corpus(minimal, a->save_corpus) << "\n";
+    std::vector<std::string> saved;
+    if (!a->save_corpus.empty())
+      for (const Case& minimal : summary.minimal_failures) saved.push_back(save_to_corpus(minimal, a->save_corpus));
+    for (const auto& note : summary.notes) std::cerr << "note: " << reports::terminal_text(note) << "\n";
+    const int exit_code = summary.failures.empty() ? kOk : kFound;
+    if (a->json) {
+      std::cout << summary_json(*a, summary, session, wall_s, saved, exit_code);
+      return exit_code;
     }
-    for (const auto& note : summary.notes) std::cout << "note: " << note << "\n";
+    for (std::size_t i = 0; i < summary.minimal_failures.size(); ++i) {
+      std::cout << "minimal failing case: gridfuzz replay '" << summary.minimal_failures[i].replay() << "'\n";
+      if (i < saved.size()) std::cout << "saved: " << saved[i] << "\n";
+    }
     std::cout << "sweep: " << summary.ran << " case(s) run";
     if (summary.reused) std::cout << ", " << summary.reused << " already done in the resumed CSV";
     std::cout << " in " << format_seconds(wall_s) << " s";
@@ -183,7 +238,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started\n";
     for (const auto& f : summary.failures) std::cout << "FAIL " << f << "\n";
     std::cout << "rows: " << a->engine.csv << "\n";
-    return summary.failures.empty() ? kOk : kFound;
+    return exit_code;
   };
 }
 

@@ -2,13 +2,18 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 #include "../../support/run_gridfuzz.hpp"
 #include "parse.hpp"
+#include "split_output.hpp"
 
 namespace {
 
@@ -92,4 +97,123 @@ RC_GTEST_PROP(CliParseProperty, EveryU64RoundTripsThroughText, (std::uint64_t v)
 RC_GTEST_PROP(CliParseProperty, TextWithANonDigitIsRejected, (std::string s)) {
   RC_PRE(s.find_first_not_of("0123456789") != std::string::npos);
   RC_ASSERT_THROWS_AS(gridfuzz::cli::parse_u64(s, "o"), gridfuzz::cli::UsageError);
+}
+
+// ---- Output a CI and a person can read (issue 18, item 2) -----------------------------------
+
+namespace {
+
+using gridfuzz::testing::run_gridfuzz_split;
+using gridfuzz::testing::SplitResult;
+
+// The subcommands `gridfuzz --help` lists.
+std::vector<std::string> subcommands() {
+  const std::string help = run("--help").output;
+  std::vector<std::string> names;
+  const std::size_t start = help.find("Subcommands:");
+  if (start == std::string::npos) return names;
+  std::istringstream lines(help.substr(start));
+  std::string line;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string name;
+    if (line.rfind("  ", 0) == 0 && (words >> name)) names.push_back(name);
+  }
+  return names;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(CliVersion, PrintsVersionCommitCudaRuntimeAndDriver) {
+  for (const char* args : {"--version", "sweep --version"}) {
+    const SplitResult r = run_gridfuzz_split(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out.rfind(std::string("gridfuzz ") + GRIDFUZZ_PROJECT_VERSION + "\n", 0), 0u) << r.out;
+    EXPECT_TRUE(contains(r.out, "\ncommit: ")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\nCUDA runtime (built with): 1")) << r.out;
+    // "driver: CUDA 13.0" on a GPU machine, "driver: no driver (...)" without one.
+    EXPECT_TRUE(contains(r.out, "\ndriver: CUDA ") || contains(r.out, "\ndriver: no driver")) << r.out;
+  }
+}
+
+TEST(CliHelp, EverySubcommandListsTheGlobalOptions) {
+  const auto names = subcommands();
+  ASSERT_GE(names.size(), 10u) << run("--help").output;
+  for (const auto& name : names) {
+    const auto r = run(name + " --help");
+    EXPECT_EQ(r.exit_code, 0) << name << "\n" << r.output;
+    for (const char* global : {"Global options", "--device ", "--device-preset", "--plugin", "--version"})
+      EXPECT_TRUE(contains(r.output, global)) << name << " --help lacks " << global << "\n" << r.output;
+  }
+  EXPECT_TRUE(contains(run("--help").output, "Global options")) << run("--help").output;
+}
+
+TEST(CliOutput, NotesGoToStderrRowsAndSummariesToStdout) {
+  const SplitResult r =
+      run_gridfuzz_split("run gguf.moe_vec --variant legacy --set tokens=8191,8192 --static --device-preset sm_90");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "note: ")) << r.err;
+  EXPECT_FALSE(contains(r.out, "note:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "gguf.moe_vec")) << "the rows are data: stdout\n" << r.out;
+  EXPECT_TRUE(contains(r.out, "2 case(s), 0 failing")) << r.out;
+
+  const SplitResult sweep =
+      run_gridfuzz_split("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --shard 1/2 --csv /tmp/gf-notes-" +
+                         std::to_string(getpid()) + ".csv");
+  std::remove(("/tmp/gf-notes-" + std::to_string(getpid()) + ".csv").c_str());
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.out << sweep.err;
+  EXPECT_TRUE(contains(sweep.err, "note: shard 1/2")) << sweep.err;
+  EXPECT_TRUE(contains(sweep.out, "sweep: ")) << sweep.out;
+  EXPECT_FALSE(contains(sweep.out, "note:")) << sweep.out;
+}
+
+// Outside a terminal (here: a pipe) the sweep prints a progress line every
+// GRIDFUZZ_PROGRESS_SECONDS on stderr, never on stdout.
+TEST(CliOutput, ProgressLinesOnStderrOutsideATerminal) {
+  const std::string csv = "/tmp/gf-progress-" + std::to_string(getpid()) + ".csv";
+  const SplitResult r = run_gridfuzz_split(
+      "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 3 --csv " + csv, "GRIDFUZZ_PROGRESS_SECONDS=0");
+  std::remove(csv.c_str());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "progress [1/")) << r.err;
+  EXPECT_TRUE(contains(r.err, "cases/s ETA ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "(done)")) << r.err;
+  EXPECT_FALSE(contains(r.out, "progress [")) << r.out;
+}
+
+TEST(CliJson, ListIsValidJsonWithEveryKernel) {
+  const SplitResult r = run_gridfuzz_split("list --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto check = gridfuzz::testing::jq_check(
+      R"jq(.kernels | length >= 5 and (map(.name) | index("gguf.moe_vec") != null) and
+         all(.[]; (.variants | length > 0) and all(.axes[]; .name != null and .default != null)))jq");
+  if (!check) GTEST_SKIP() << "jq is not installed (Debian jq; scripts/lib.sh installs it): no JSON parser to check with";
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(r.out, *check), 0) << r.out;
+}
+
+TEST(CliJson, DevicesIsValidJson) {
+  const SplitResult r = run_gridfuzz_split("devices --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto check = gridfuzz::testing::jq_check(
+      R"jq((.devices | type == "array") and (.presets | index("sm_90") != null) and
+         ((.devices | length > 0) or (.no_device | type == "string")))jq");
+  if (!check) GTEST_SKIP() << "jq is not installed (Debian jq; scripts/lib.sh installs it): no JSON parser to check with";
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(r.out, *check), 0) << r.out;
+}
+
+TEST(CliJson, SweepSummaryIsTheOnlyThingOnStdout) {
+  const std::string csv = "/tmp/gf-json-" + std::to_string(getpid()) + ".csv";
+  const SplitResult r =
+      run_gridfuzz_split("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 2 --json --csv " + csv);
+  std::remove(csv.c_str());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one JSON line, no row lines\n" << r.out;
+  const auto check = gridfuzz::testing::jq_check(
+      R"jq(.ran > 0 and .verdicts.static == .ran and .exit_code == 0 and .on_device == false and
+         (.failures | length == 0) and (.csv | endswith(".csv")))jq");
+  if (!check) GTEST_SKIP() << "jq is not installed (Debian jq; scripts/lib.sh installs it): no JSON parser to check with";
+  EXPECT_EQ(gridfuzz::testing::pipe_text_into(r.out, *check), 0) << r.out;
 }
