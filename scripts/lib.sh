@@ -3,7 +3,7 @@
 
 GRIDFUZZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GRIDFUZZ_BUILD="${GRIDFUZZ_BUILD:-$GRIDFUZZ_ROOT/build}"
-GRIDFUZZ_DEBIAN_PACKAGES=(cmake g++ make libgtest-dev libbenchmark-dev librapidcheck-dev libcli11-dev gnuplot-nox libxml2-utils)
+GRIDFUZZ_DEBIAN_PACKAGES=(cmake g++ make libgtest-dev libbenchmark-dev librapidcheck-dev libcli11-dev gnuplot-nox libxml2-utils jq)
 
 # Installs the Debian packages that are not installed yet (apt-get update only when needed).
 gridfuzz_install_deps() {
