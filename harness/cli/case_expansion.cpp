@@ -67,6 +67,7 @@ std::vector<Params> expand_cases(const std::vector<AxisSpec>& axes, const std::v
                          std::to_string(n));
       n = s.values.size();
     }
+    if (n > max_cases) throw UsageError("more than " + std::to_string(max_cases) + " cases; narrow the lists or ranges");
     cases.assign(n, Params::defaults(axes));
     for (std::size_t i = 0; i < n; ++i)
       for (const auto& s : sets) cases[i].set(s.name, s.values[s.values.size() == 1 ? 0 : i]);
