@@ -104,7 +104,7 @@ TEST(Hardening, SweepNeverMovesWhatIsNotAGridfuzzCsv) {
   fs::create_directories(tmp.path / "dir");
   write(tmp.path / "dir" / "keep.txt", "mine");
   write(tmp.path / "notes.txt", "my notes\n");
-  for (const std::string target : {tmp / "dir", tmp / "notes.txt", std::string("/dev/null")}) {
+  for (const std::string& target : {tmp / "dir", tmp / "notes.txt", std::string("/dev/null")}) {
     const Result r = run("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --csv " + target);
     EXPECT_EQ(r.exit_code, 2) << target << "\n" << r.output;
   }
@@ -135,7 +135,9 @@ TEST(Hardening, SweepSetsAGridfuzzCsvAsideByCopyAndNeverTakesALockedOne) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   ASSERT_EQ(backups_in(tmp.path), 1u);
   for (const auto& e : fs::directory_iterator(tmp.path))
-    if (e.path().extension() == ".bak") EXPECT_EQ(slurp(e.path()), csv);
+    if (e.path().extension() == ".bak") {
+      EXPECT_EQ(slurp(e.path()), csv);
+    }
   for (const auto& row : gridfuzz::reports::read_csv(tmp.path / "r.csv").rows)
     EXPECT_EQ(row.get("kernel"), "gguf.quantize_q8_1");
 }

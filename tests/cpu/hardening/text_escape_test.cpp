@@ -21,7 +21,7 @@ TEST(TextEscape, PrintableUtf8RefusesControlsAndBadBytes) {
   EXPECT_TRUE(is_printable_utf8("gguf.moe_vec/legacy/1/tokens=8192"));
   EXPECT_TRUE(is_printable_utf8("\xC3\xA9"));
   EXPECT_TRUE(is_printable_utf8(""));
-  for (const std::string bad : {std::string("a\nb"), std::string("a\rb"), std::string("a\x1b[31m"),
+  for (const std::string& bad : {std::string("a\nb"), std::string("a\rb"), std::string("a\x1b[31m"),
                                 std::string("a\0b", 3), std::string("\x7f"), std::string("\xC2\x85"),  // NEL (C1)
                                 std::string("\xFF")})
     EXPECT_FALSE(is_printable_utf8(bad)) << terminal_text(bad);
