@@ -59,6 +59,52 @@ const void* moe_vec_instance(gguf::QuantType t) {
   }
 }
 
+template <typename scalar_t>
+const void* mmvq_instance(gguf::QuantType t) {
+  using gguf::QuantType;
+  // Each line: the template arguments of the launch in mul_mat_vec_<type>_q8_1_cuda (mmvq.cuh).
+  switch (t) {
+    case QuantType::q4_0:  // mmvq.cuh:48
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK4_0, QI4_0, block_q4_0, VDR_Q4_0_Q8_1_MMVQ, vec_dot_q4_0_q8_1>);
+    case QuantType::q4_1:  // mmvq.cuh:57
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK4_0, QI4_1, block_q4_1, VDR_Q4_1_Q8_1_MMVQ, vec_dot_q4_1_q8_1>);
+    case QuantType::q5_0:  // mmvq.cuh:66
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK5_0, QI5_0, block_q5_0, VDR_Q5_0_Q8_1_MMVQ, vec_dot_q5_0_q8_1>);
+    case QuantType::q5_1:  // mmvq.cuh:75
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK5_1, QI5_1, block_q5_1, VDR_Q5_1_Q8_1_MMVQ, vec_dot_q5_1_q8_1>);
+    case QuantType::q8_0:  // mmvq.cuh:84
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK8_0, QI8_0, block_q8_0, VDR_Q8_0_Q8_1_MMVQ, vec_dot_q8_0_q8_1>);
+    case QuantType::q2_K:  // mmvq.cuh:93
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK_K, QI2_K, block_q2_K, VDR_Q2_K_Q8_1_MMVQ, vec_dot_q2_K_q8_1>);
+    case QuantType::q3_K:  // mmvq.cuh:102
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK_K, QI3_K, block_q3_K, VDR_Q3_K_Q8_1_MMVQ, vec_dot_q3_K_q8_1>);
+    case QuantType::q4_K:  // mmvq.cuh:111
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK_K, QI4_K, block_q4_K, VDR_Q4_K_Q8_1_MMVQ, vec_dot_q4_K_q8_1>);
+    case QuantType::q5_K:  // mmvq.cuh:120
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK_K, QI5_K, block_q5_K, VDR_Q5_K_Q8_1_MMVQ, vec_dot_q5_K_q8_1>);
+    case QuantType::q6_K:  // mmvq.cuh:129
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK_K, QI6_K, block_q6_K, VDR_Q6_K_Q8_1_MMVQ, vec_dot_q6_K_q8_1>);
+    case QuantType::iq4_nl:  // mmvq.cuh:192
+      return reinterpret_cast<const void*>(
+          mul_mat_vec_q<scalar_t, QK4_NL, QI4_NL, block_iq4_nl, VDR_Q4_0_Q8_1_MMVQ, vec_dot_iq4_nl_q8_1>);
+    case QuantType::iq4_xs:  // mmvq.cuh:201
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI4_XS, block_iq4_xs, 1, vec_dot_iq4_xs_q8_1>);
+    default:
+      throw std::invalid_argument("vllm mmvq: weight type " + std::string(gguf::to_string(t)) +
+                                  " is not one gridfuzz drives (its formats cannot fill or check it)");
+  }
+}
+
 }  // namespace
 
 std::string to_string(ScalarKind k) {
@@ -113,6 +159,15 @@ const void* moe_vec_kernel(gguf::QuantType t, ScalarKind out) {
     case ScalarKind::bf16: return moe_vec_instance<c10::BFloat16>(t);
   }
   throw std::invalid_argument("vllm moe_vec: unknown output dtype");
+}
+
+const void* mmvq_kernel(gguf::QuantType t, ScalarKind out) {
+  switch (out) {
+    case ScalarKind::f32: return mmvq_instance<float>(t);
+    case ScalarKind::f16: return mmvq_instance<c10::Half>(t);
+    case ScalarKind::bf16: return mmvq_instance<c10::BFloat16>(t);
+  }
+  throw std::invalid_argument("vllm mmvq: unknown output dtype");
 }
 
 const void* quantize_q8_1_kernel(ScalarKind in) {

@@ -28,6 +28,8 @@ std::vector<std::string> block_layout_differences();
 // it (the instantiation of each type is cited in upstream_kernels.cu). Throws std::invalid_argument
 // for a type upstream does not dispatch there.
 const void* moe_vec_kernel(gguf::QuantType t, ScalarKind out);
+// mul_mat_vec_q<scalar_t, ...> as mul_mat_vec_<type>_q8_1_cuda<scalar_t> launches it (mmvq.cuh).
+const void* mmvq_kernel(gguf::QuantType t, ScalarKind out);
 // quantize_q8_1<scalar_t> (gguf_kernel.cu): one thread per padded column, one warp per q8_1 block.
 const void* quantize_q8_1_kernel(ScalarKind in);
 

@@ -70,6 +70,19 @@ MoeVecLaunch gemv_launch(int top_k, int tokens, int ncols, int nrows, int token_
   return l;
 }
 
+// mul_mat_vec_<type>_q8_1_cuda<scalar_t>(vx, vy, dst, ncols, nrows, nvecs, stream), e.g.
+// mmvq.cuh:44-50 for q4_0: grid (rows, nvecs, 1).
+MoeVecLaunch mmvq_launch(int ncols, int nrows, int nvecs, const UpstreamConstants& c) {
+  MoeVecLaunch l;
+  const int block_num_y = (nrows + c.mmv_y - 1) / c.mmv_y;                                // mmvq.cuh:45
+  l.spec = spec("mul_mat_vec_q", {extent(block_num_y), extent(nvecs), 1},                  // :46
+                {static_cast<std::uint64_t>(c.warp_size), static_cast<std::uint64_t>(c.mmv_y), 1});  // :47
+  l.ncols = ncols;
+  l.nrows = nrows;
+  l.nvecs = nvecs;
+  return l;
+}
+
 }  // namespace
 
 MoeVecVariant parse_moe_vec_variant(const std::string& name) {
@@ -89,7 +102,17 @@ MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const Upst
   const int nrows = as_int(static_cast<std::int64_t>(s.rows));
   const int token_stride = as_int(static_cast<std::int64_t>(s.token_stride()));  // quant_X.stride(0), :417
   const std::uint64_t kernel_tokens = s.pairs() / s.kernel_top_k();
-  if (v == MoeVecVariant::upstream) {
+  if (s.dense) {
+    // ggml_mul_mat_vec_a8 (gguf_kernel.cu:104-218): `vecs` and `row` as the launcher's ints.
+    const std::uint64_t per_launch = v == MoeVecVariant::upstream ? s.tokens : std::max<std::uint64_t>(limits.max_grid_y, 1);
+    for (std::uint64_t v0 = 0; v0 < s.tokens; v0 += per_launch) {
+      const std::uint64_t n = std::min(per_launch, s.tokens - v0);
+      MoeVecLaunch l = mmvq_launch(ncols, nrows, as_int(static_cast<std::int64_t>(n)), c);
+      l.q8_offset = v0 * s.token_stride();
+      l.dst_offset = v0 * s.rows;
+      call.gemv.push_back(l);
+    }
+  } else if (v == MoeVecVariant::upstream) {
     call.gemv.push_back(gemv_launch(top_k, as_int(static_cast<std::int64_t>(kernel_tokens)), ncols, nrows,
                                     token_stride, c));
   } else {
@@ -116,13 +139,18 @@ MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const Upst
     std::erase_if(call.indices, [](const IndexRange& r) { return r.name.starts_with("q8_1_chunk_"); });
   gguf::MoeCallShape kernel_shape = s;  // what one moe_vec launch sees
   if (v == MoeVecVariant::chunked) {
+    // Pairs (vectors for mmvq, on grid.y) per launch as tokens of the call shape (pairs = tokens *
+    // top_k); for the down projection a chunk need not end on a token, so this rounds up (an
+    // upper bound).
     std::uint64_t most = 0;
-    for (const MoeVecLaunch& l : call.gemv) most = std::max(most, l.spec.grid.z);
-    // Pairs per launch as tokens of the call shape (pairs = tokens * top_k); for the down
-    // projection a chunk need not end on a token, so this rounds up (an upper bound).
+    for (const MoeVecLaunch& l : call.gemv) most = std::max(most, s.dense ? l.spec.grid.y : l.spec.grid.z);
     kernel_shape.tokens = std::max<std::uint64_t>((most + s.top_k - 1) / s.top_k, 1);
   }
-  for (IndexRange& r : gguf::gemv_indices(gguf::GemvGeometry::legacy, kernel_shape)) call.indices.push_back(r);
+  for (IndexRange r : gguf::gemv_indices(gguf::GemvGeometry::legacy, kernel_shape)) {
+    // mmvq.cuh:40 dst[vec*nrows + row]: vec is blockIdx.y, so the product is unsigned.
+    if (s.dense && r.name == "dst_index") r.type = IndexType::uint32;
+    call.indices.push_back(r);
+  }
   return call;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What one vLLM MoE GEMV call (ggml_moe_a8_vec: q8_1 quantize, then moe_vec) launches, as
-// upstream's host code computes it, and what the `chunked` fix launches instead. Pure host code:
+// What one vLLM GEMV call launches, as upstream's host code computes it, and what the `chunked`
+// fix launches instead: ggml_moe_a8_vec (q8_1 quantize, then moe_vec_q: the MoE GEMV) or, for a
+// dense shape (MoeCallShape::dense), ggml_mul_mat_vec_a8 (q8_1 quantize, then mul_mat_vec_q). Pure host code:
 // plan(), the launcher and the CPU tests read it. Citations are file:line in vllm-gguf-plugin
 // 0.0.5's vllm_gguf_plugin/csrc/gguf/ (docs/upstream/vllm-gguf.md).
 #include <cstdint>
@@ -32,11 +33,13 @@ struct QuantizeLaunch {
   int kx = 0, kx_padded = 0;   // the kernel's int arguments
 };
 
-// One launch of moe_vec_q: its geometry, pointer offsets (elements of each buffer) and int args.
+// One launch of moe_vec_q or mul_mat_vec_q: its geometry, pointer offsets (elements of each
+// buffer) and int args (moe_vec_q: top_k, ncols, nrows, token_stride; mul_mat_vec_q: ncols,
+// nrows, nvecs).
 struct MoeVecLaunch {
   LaunchSpec spec;
   std::uint64_t q8_offset = 0, ids_offset = 0, dst_offset = 0;
-  int top_k = 1, ncols = 0, nrows = 0, token_stride = 0;
+  int top_k = 1, ncols = 0, nrows = 0, token_stride = 0, nvecs = 0;
 };
 
 struct MoeVecCall {

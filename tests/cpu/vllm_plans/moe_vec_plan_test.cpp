@@ -119,6 +119,23 @@ TEST(VllmMoeVecPlan, UpstreamPairCountWrapsTo0AtTwoTo32) {
   EXPECT_EQ(call.gemv.back().spec.grid.z, 0u);
 }
 
+// vllm.mmvq (ggml_mul_mat_vec_a8): nvecs on grid.y, refused from 65536 vectors; chunked never.
+TEST(VllmMmvqPlan, UpstreamRefusedFrom65536VectorsChunkedNever) {
+  const auto mmvq = make_mmvq_kernel();
+  EXPECT_EQ(predict_for(*mmvq, "upstream", "nvecs=65535").outcome, "accept");
+  EXPECT_EQ(predict_for(*mmvq, "upstream", "nvecs=65536").outcome, "refuse:grid.y");
+  EXPECT_EQ(predict_for(*mmvq, "chunked", "nvecs=65536").outcome, "accept");
+  EXPECT_EQ(predict_for(*mmvq, "chunked", "nvecs=1000000").outcome, "accept");
+  const LaunchPlan plan = mmvq->plan(params_for(*mmvq, "nvecs=100"), "upstream", sm90());
+  ASSERT_EQ(plan.launches.size(), 2u);
+  EXPECT_EQ(plan.launches[1].grid, (Dim3{1408, 100, 1}));
+  // mmvq.cuh:40 writes dst[vec*nrows + row] with an unsigned vec: it wraps at 2^32, not 2^31.
+  EXPECT_TRUE(index_named(*mmvq, "upstream", "nvecs=65535,rows=32769", "dst_index").safe);    // 2^31 + 32766 - 1
+  EXPECT_FALSE(index_named(*mmvq, "upstream", "nvecs=65535,rows=65538", "dst_index").safe);   // 2^32 + 65533
+  // The chunked launches advance dst on the host in 64 bits: each sees at most 65535 vectors.
+  EXPECT_TRUE(index_named(*mmvq, "chunked", "nvecs=131070,rows=65535", "dst_index").safe);
+}
+
 RC_GTEST_PROP(VllmMoeVecPlan, ChunkedIsNeverRefused, ()) {
   const auto tokens = *rc::gen::inRange<std::uint64_t>(1, 1u << 22);
   const auto top_k = *rc::gen::inRange<std::uint64_t>(1, 65);

@@ -28,8 +28,8 @@ class VllmGpu : public ::testing::Test {
     limits_ = device::query_limits(0);
   }
 
-  CaseResult run(const std::string& variant, const std::string& overrides) {
-    const auto k = make_moe_vec_kernel();
+  CaseResult run(const std::string& variant, const std::string& overrides, bool dense = false) {
+    const auto k = dense ? make_mmvq_kernel() : make_moe_vec_kernel();
     Case c{k->name(), variant, Params::defaults(k->axes()), 20261130};
     const Params extra = Params::parse(overrides);  // values() refers into it: keep it alive
     for (const auto& [name, value] : extra.values()) c.params.set(name, value);
@@ -76,6 +76,18 @@ TEST_F(VllmGpu, DownProjectionAndDecodeSizesPass) {
     SCOPED_TRACE(shape);
     expect_pass(run("upstream", kGemma + "," + shape));
     expect_pass(run("chunked", kGemma + "," + shape));
+  }
+}
+
+TEST_F(VllmGpu, MmvqRefusedAt65536VectorsChunkedPassesForEveryType) {
+  for (gguf::QuantType t : moe_vec_quant_types()) {
+    const std::string q = "rows=1408,cols=2816,quant=" + std::string(gguf::to_string(t));
+    SCOPED_TRACE(q);
+    const CaseResult bad = run("upstream", q + ",nvecs=65536", true);
+    EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
+    EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+    expect_pass(run("upstream", q + ",nvecs=65535", true));
+    expect_pass(run("chunked", q + ",nvecs=65536", true));
   }
 }
 

@@ -1,6 +1,7 @@
 // vllm.moe_vec: vLLM's MoE GEMV call (ggml_moe_a8_vec, gguf_kernel.cu:395-530): upstream's
 // quantize_q8_1 over the activation rows, then upstream's moe_vec_q, both compiled unmodified
-// (upstream_kernels.cu). The host side of the call is reproduced in plan/moe_vec_plan.cpp, every
+// (upstream_kernels.cu). vllm.mmvq: its dense sibling (ggml_mul_mat_vec_a8, gguf_kernel.cu:104-218,
+// then mul_mat_vec_q); one class serves both, as for the GGUF family's own kernels. The host side of the call is reproduced in plan/moe_vec_plan.cpp, every
 // formula cited, and issued through gridfuzz's one launch path, so each launch is recorded with
 // the driver's own answer (docs/DECISIONS.md, "Upstream kernels").
 //   upstream: upstream's geometry and int arithmetic, launches unchecked (as upstream).
@@ -25,16 +26,27 @@ namespace {
 using gguf::GemvBuffers;
 using gguf::MoeCallShape;
 
-const device::Function& upstream_function(bool quantize, gguf::QuantType t) {
+enum class UpstreamKernel { quantize_q8_1, moe_vec_q, mul_mat_vec_q };
+
+const device::Function& upstream_function(UpstreamKernel k, gguf::QuantType t) {
   static std::mutex mutex;
-  static std::map<std::pair<bool, gguf::QuantType>, device::Function> cache;
+  static std::map<std::pair<UpstreamKernel, gguf::QuantType>, device::Function> cache;
   const std::lock_guard lock(mutex);
-  const auto key = std::make_pair(quantize, quantize ? gguf::QuantType::q8_1 : t);
+  const auto key = std::make_pair(k, k == UpstreamKernel::quantize_q8_1 ? gguf::QuantType::q8_1 : t);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  const void* symbol = quantize ? quantize_q8_1_kernel(ScalarKind::f32) : moe_vec_kernel(t, ScalarKind::f32);
-  const std::string name = quantize ? "vllm quantize_q8_1<float>"
-                                    : "vllm moe_vec_q<float," + std::string(gguf::to_string(t)) + ">";
-  return cache.emplace(key, device::Function::from_symbol(symbol, name)).first->second;
+  const std::string type = std::string(gguf::to_string(t));
+  switch (k) {
+    case UpstreamKernel::quantize_q8_1:
+      return cache.emplace(key, device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32),
+                                                              "vllm quantize_q8_1<float>")).first->second;
+    case UpstreamKernel::moe_vec_q:
+      return cache.emplace(key, device::Function::from_symbol(moe_vec_kernel(t, ScalarKind::f32),
+                                                              "vllm moe_vec_q<float," + type + ">")).first->second;
+    case UpstreamKernel::mul_mat_vec_q:
+      return cache.emplace(key, device::Function::from_symbol(mmvq_kernel(t, ScalarKind::f32),
+                                                              "vllm mul_mat_vec_q<float," + type + ">")).first->second;
+  }
+  throw std::invalid_argument("vllm: unknown upstream kernel");
 }
 
 // Pointer arithmetic as upstream's host code does it, also where its int offset wrapped negative
@@ -44,29 +56,37 @@ T* advance(T* base, std::int64_t elements) {
   return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
 }
 
-class MoeVecKernel final : public Kernel {
+class GemvKernel final : public Kernel {
  public:
-  std::string name() const override { return "vllm.moe_vec"; }
+  explicit GemvKernel(bool dense) : dense_(dense) {}
+
+  std::string name() const override { return dense_ ? "vllm.mmvq" : "vllm.moe_vec"; }
   std::string description() const override {
-    return "vLLM's GGUF MoE GEMV (vllm-gguf-plugin 0.0.5, unmodified): q8_1 quantize + moe_vec_q on grid "
-           "(rows, 1, tokens*top_k); upstream unchecked, chunked = grid.z chunked on the host";
+    return dense_ ? "vLLM's GGUF dense GEMV (vllm-gguf-plugin 0.0.5, unmodified): q8_1 quantize + mul_mat_vec_q on "
+                    "grid (rows, nvecs, 1); upstream unchecked, chunked = grid.y chunked on the host"
+                  : "vLLM's GGUF MoE GEMV (vllm-gguf-plugin 0.0.5, unmodified): q8_1 quantize + moe_vec_q on grid "
+                    "(rows, 1, tokens*top_k); upstream unchecked, chunked = grid.z chunked on the host";
   }
   std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
   std::vector<AxisSpec> axes() const override {
     std::vector<std::string> types;
     for (gguf::QuantType t : moe_vec_quant_types()) types.emplace_back(gguf::to_string(t));
-    return {
-        {"tokens", "tokens in the batch", "64", {}, 1, 1ll << 26},
-        {"top_k", "experts per token", "8", {}, 1, 64},
-        {"experts", "experts in the weight bank", "128", {}, 1, 4096},
-        {"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
-         {"gate_up", "down"}, 0, 0},
-        {"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20},
-        {"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
-         1 << 20, 32},
-        {"quant", "weight quant type", "q4_0", types, 0, 0},
-        {"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0},
-    };
+    std::vector<AxisSpec> a;
+    if (dense_) {
+      a.push_back({"nvecs", "activation vectors (grid.y of the upstream launch)", "8", {}, 1, 1ll << 26});
+    } else {
+      a.push_back({"tokens", "tokens in the batch", "64", {}, 1, 1ll << 26});
+      a.push_back({"top_k", "experts per token", "8", {}, 1, 64});
+      a.push_back({"experts", "experts in the weight bank", "128", {}, 1, 4096});
+      a.push_back({"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
+                   {"gate_up", "down"}, 0, 0});
+    }
+    a.push_back({"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20});
+    a.push_back({"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
+                 1 << 20, 32});
+    a.push_back({"quant", "weight quant type", "q4_0", types, 0, 0});
+    a.push_back({"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0});
+    return a;
   }
   std::optional<std::string> check(const Params& p) const override {
     try {
@@ -92,7 +112,8 @@ class MoeVecKernel final : public Kernel {
   std::uint64_t bytes_moved(const Params& p) const override { return gguf::gemv_call_bytes_moved(shape(p)); }
   std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
     std::vector<SplitPiece> pieces;
-    for (const gguf::TokenRange& r : moe_vec_reference_pieces(shape(p), limits)) pieces.push_back({"tokens", r.begin, r.end});
+    for (const gguf::TokenRange& r : moe_vec_reference_pieces(shape(p), limits))
+      pieces.push_back({dense_ ? "nvecs" : "tokens", r.begin, r.end});
     return pieces;
   }
   ComparePolicy compare_policy(const Params&, const std::string&) const override {
@@ -133,12 +154,12 @@ class MoeVecKernel final : public Kernel {
   }
 
  private:
-  static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(p); }
+  MoeCallShape shape(const Params& p) const { return dense_ ? gguf::mmvq_shape_from(p) : gguf::moe_shape_from(p); }
 
   // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
   // pair `pair0` (the split reference's pieces; 0 for the production call).
-  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
-                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
+  void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
+                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) const {
     const auto go = [&](const device::Function& fn, const LaunchSpec& spec, void** args) {
       if (checked)
         launcher.launch_checked(fn, spec, args, stream);
@@ -152,26 +173,42 @@ class MoeVecKernel final : public Kernel {
       void* vy = advance(q8, l.q8_offset);
       int kx = l.kx, kx_padded = l.kx_padded;
       void* args[] = {&xi, &vy, &kx, &kx_padded};
-      go(upstream_function(true, s.quant), l.spec, args);
+      go(upstream_function(UpstreamKernel::quantize_q8_1, s.quant), l.spec, args);
     }
     const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
-    const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
     float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
+    if (s.dense) {
+      for (const MoeVecLaunch& l : call.gemv) {
+        const void* vy = q8 + l.q8_offset;
+        float* d = dst + l.dst_offset;
+        int ncols = l.ncols, nrows = l.nrows, nvecs = l.nvecs;
+        void* args[] = {&vx, &vy, &d, &ncols, &nrows, &nvecs};
+        go(upstream_function(UpstreamKernel::mul_mat_vec_q, s.quant), l.spec, args);
+      }
+      return;
+    }
+    const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
     for (const MoeVecLaunch& l : call.gemv) {
       const void* vy = q8 + l.q8_offset;
       float* d = dst + l.dst_offset;
       const int* topk_ids = ids + l.ids_offset;
       int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
       void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
-      go(upstream_function(false, s.quant), l.spec, args);
+      go(upstream_function(UpstreamKernel::moe_vec_q, s.quant), l.spec, args);
     }
   }
+
+  bool dense_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Kernel> make_moe_vec_kernel() { return std::make_shared<MoeVecKernel>(); }
+std::shared_ptr<const Kernel> make_moe_vec_kernel() { return std::make_shared<GemvKernel>(false); }
+std::shared_ptr<const Kernel> make_mmvq_kernel() { return std::make_shared<GemvKernel>(true); }
 
-void register_kernels(Registry& registry) { registry.add(make_moe_vec_kernel()); }
+void register_kernels(Registry& registry) {
+  registry.add(make_moe_vec_kernel());
+  registry.add(make_mmvq_kernel());
+}
 
 }  // namespace gridfuzz::vllm
