@@ -2,6 +2,8 @@
 // plan alone.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "plan_test_support.hpp"
 
@@ -37,7 +39,8 @@ TEST_P(DenseLegacyBoundary, FirstRefusedAtCeilTwoTo31OverVocab) {
 INSTANTIATE_TEST_SUITE_P(KernelsMdTable, DenseLegacyBoundary,
                          ::testing::Values(VocabCase{128256, 16744}, VocabCase{151936, 14135},
                                            VocabCase{152064, 14123}, VocabCase{262144, 8192},
-                                           VocabCase{32000, 67109}));
+                                           VocabCase{32000, 67109}),
+                         [](const auto& info) { return "vocab_" + std::to_string(info.param.vocab); });
 
 TEST(DenseLegacy, RefusedLaunchIsQmvWithZeroGridZ) {
   const auto p = dense_params(16744, 128256);

@@ -1,6 +1,8 @@
 // affine.gather_qmm legacy: l = tokens*top_k on grid.z, refused from floor(65535/top_k) + 1 tokens.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "plan_test_support.hpp"
 
@@ -24,7 +26,8 @@ TEST_P(GatherLegacyBoundary, FirstRefusedAtFloorOfMaxGridZOverTopKPlusOne) {
   EXPECT_EQ(fixed.outcome, "accept") << fixed.detail;
 }
 
-INSTANTIATE_TEST_SUITE_P(TopK, GatherLegacyBoundary, ::testing::Values(1u, 2u, 4u, 6u, 8u, 10u));
+INSTANTIATE_TEST_SUITE_P(TopK, GatherLegacyBoundary, ::testing::Values(1u, 2u, 4u, 6u, 8u, 10u),
+                         [](const auto& info) { return "top_k_" + std::to_string(info.param); });
 
 TEST(GatherLegacy, KnownModelBoundaries) {
   // qwen3-30b-a3b (k 8) and mixtral (k 2): the 8192 and 32768 token failures of mlxcel #648/#652.

@@ -1,6 +1,7 @@
 // Small shapes across every compiled kernel (qmv/qmm, f16/bf16, 4/8-bit, every group size and
 // tile_m): both variants must pass the split reference and the float64 CPU reference. This is the
 // numerical check of the kernels before any boundary case.
+#include <string>
 #include <tuple>
 
 #include "gpu_test_support.hpp"
@@ -9,6 +10,12 @@ namespace gridfuzz::affine::test {
 namespace {
 
 using DenseCase = std::tuple<int /*tokens*/, const char* /*bits*/, const char* /*group*/, const char* /*dtype*/>;
+
+// Test name suffix: tokens_1_bits_4_group_64_bf16 (the printed tuple holds char pointers).
+std::string case_name(const ::testing::TestParamInfo<DenseCase>& info) {
+  const auto& [tokens, bits, group, dtype] = info.param;
+  return "tokens_" + std::to_string(tokens) + "_bits_" + bits + "_group_" + group + "_" + dtype;
+}
 
 class DenseSmall : public AffineGpuTest, public ::testing::WithParamInterface<DenseCase> {};
 
@@ -28,7 +35,8 @@ INSTANTIATE_TEST_SUITE_P(
     Kernels, DenseSmall,
     ::testing::Values(DenseCase{1, "4", "64", "bf16"}, DenseCase{5, "8", "32", "f16"}, DenseCase{7, "4", "128", "f16"},
                       DenseCase{9, "4", "64", "bf16"}, DenseCase{20, "8", "128", "bf16"}, DenseCase{37, "4", "32", "f16"},
-                      DenseCase{200, "4", "64", "bf16"}, DenseCase{200, "8", "64", "f16"}, DenseCase{333, "4", "128", "bf16"}));
+                      DenseCase{200, "4", "64", "bf16"}, DenseCase{200, "8", "64", "f16"}, DenseCase{333, "4", "128", "bf16"}),
+    case_name);
 
 class GatherSmall : public AffineGpuTest, public ::testing::WithParamInterface<DenseCase> {};
 
@@ -46,7 +54,8 @@ TEST_P(GatherSmall, BothVariantsPass) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GatherSmall,
                          ::testing::Values(DenseCase{1, "4", "64", "bf16"}, DenseCase{3, "8", "32", "f16"},
-                                           DenseCase{100, "4", "128", "f16"}, DenseCase{100, "8", "64", "bf16"}));
+                                           DenseCase{100, "4", "128", "f16"}, DenseCase{100, "8", "64", "bf16"}),
+                         case_name);
 
 }  // namespace
 }  // namespace gridfuzz::affine::test
