@@ -174,6 +174,11 @@ double gpu_dot_fp32_relative_bound(QuantType t, std::size_t cols) {
   return 1.01 * static_cast<double>(16 + 5 + terms_per_lane) * std::ldexp(1.0, -24);
 }
 
+double gpu_dot_fp32_serial_bound(QuantType t, std::size_t cols) {
+  const std::size_t blocks = cols / quant_traits(t).qk;
+  return 1.01 * static_cast<double>(21 + 2 * blocks) * std::ldexp(1.0, -24);
+}
+
 double gpu_dot_relative_bound(QuantType t, std::size_t cols) {
   return gpu_dot_fp32_relative_bound(t, cols) + (may_fold_offset_through_q8_1_sum(t) ? 0.005 : 0.0);
 }

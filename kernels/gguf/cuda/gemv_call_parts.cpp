@@ -39,7 +39,7 @@ void fill_gemv_call_inputs(const MoeCallShape& s, std::uint64_t seed, const Buff
 }
 
 std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
-                                                     std::size_t count, bool fp16_scale_products) {
+                                                     std::size_t count, const GemvReferenceOptions& options) {
   const std::size_t q8_index = GemvBuffers::q8_1(s), dst_index = GemvBuffers::dst(s);
   const std::uint64_t pairs = s.pairs();
   const std::uint64_t row_bytes = s.weight_row_bytes();
@@ -72,9 +72,21 @@ std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, cons
     const std::uint64_t act_row = s.proj == Projection::down || s.dense ? pair : pair / s.top_k;
     const auto& q = quantized_row(act_row);
     bufs.read(GemvBuffers::weights, (expert * s.rows + row) * row_bytes, w.data(), row_bytes);
-    const double expected = reference_dot_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
-    double tol = gpu_dot_tolerance_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
-    if (fp16_scale_products) tol += fp16_scale_product_error_bound(s.quant, w.data(), q.data(), s.cols);
+    // Our kernels and vLLM's GEMVs fold a block's offset through the stored q8_1 sum s, so the
+    // tight reference follows them; vLLM's MMQ kernels fold for some types and subtract the
+    // offset from the quants for others (q5_0, the K-quants): the plain dequantized dot, with the
+    // tolerance that covers both (gpu_dot_tolerance), widened to one thread's serial sum.
+    double expected = 0, tol = 0;
+    if (options.serial_dot) {
+      const double m = reference_dot_magnitude(s.quant, w.data(), q.data(), s.cols);
+      expected = reference_dot(s.quant, w.data(), q.data(), s.cols);
+      tol = gpu_dot_tolerance(s.quant, w.data(), q.data(), s.cols) +
+            (gpu_dot_fp32_serial_bound(s.quant, s.cols) - gpu_dot_fp32_relative_bound(s.quant, s.cols)) * m;
+    } else {
+      expected = reference_dot_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
+      tol = gpu_dot_tolerance_via_q8_1_sums(s.quant, w.data(), q.data(), s.cols);
+    }
+    if (options.fp16_scale_products) tol += fp16_scale_product_error_bound(s.quant, w.data(), q.data(), s.cols);
     if (s.dtype == OutDtype::bf16) tol += std::ldexp(std::fabs(expected) + tol, -8);  // bf16 rounding: <= 2^-9 relative
     out.push_back({dst_index, pair * s.rows + row, expected, 0, tol});
     // Every 8th sample also checks one word of that activation row's q8_1 bit for bit.

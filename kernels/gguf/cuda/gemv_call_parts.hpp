@@ -32,9 +32,16 @@ void fill_gemv_call_inputs(const MoeCallShape& s, std::uint64_t seed, const Buff
 // `count` dst samples (half of them in the last 64 pairs, where a geometry bug shows first; a
 // quarter in the last row), each with the float64 dot of the CPU-quantized q8_1 row and its
 // tolerance; every 8th also checks one q8_1 word of that row bit for bit.
-// `fp16_scale_products`: the kernel rounds its scale products to fp16 (vLLM's q4_1/q5_1 dot,
-// fp16_scale_product_error_bound); the tolerance then includes that rounding.
+struct GemvReferenceOptions {
+  // The kernel rounds its scale products to fp16 (vLLM's q4_1/q5_1 dot,
+  // fp16_scale_product_error_bound): the tolerance includes that rounding.
+  bool fp16_scale_products = false;
+  // One thread adds every block of a row in turn, and the offset of a block may be folded through
+  // s or subtracted from the quants (vLLM's MoE MMQ): the plain reference_dot, with
+  // gpu_dot_tolerance widened to gpu_dot_fp32_serial_bound.
+  bool serial_dot = false;
+};
 std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
-                                                     std::size_t count, bool fp16_scale_products = false);
+                                                     std::size_t count, const GemvReferenceOptions& options = {});
 
 }  // namespace gridfuzz::gguf

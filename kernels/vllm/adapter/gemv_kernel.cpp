@@ -150,7 +150,7 @@ class GemvKernel final : public Kernel {
                                              std::size_t count) const override {
     // Upstream's q4_1/q5_1 dot rounds its scale products to fp16 (vecdotq.cuh:86, :153): the
     // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3").
-    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count, /*fp16_scale_products=*/true);
+    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count, {.fp16_scale_products = true});
   }
 
  private:
@@ -206,9 +206,5 @@ class GemvKernel final : public Kernel {
 std::shared_ptr<const Kernel> make_moe_vec_kernel() { return std::make_shared<GemvKernel>(false); }
 std::shared_ptr<const Kernel> make_mmvq_kernel() { return std::make_shared<GemvKernel>(true); }
 
-void register_kernels(Registry& registry) {
-  registry.add(make_moe_vec_kernel());
-  registry.add(make_mmvq_kernel());
-}
 
 }  // namespace gridfuzz::vllm

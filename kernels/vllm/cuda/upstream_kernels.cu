@@ -105,6 +105,47 @@ const void* mmvq_instance(gguf::QuantType t) {
   }
 }
 
+template <typename scalar_t>
+const void* moe_mmq_instance(gguf::QuantType t, bool need_check) {
+  using gguf::QuantType;
+  // The kernel ggml_moe_<type>_q8_1_cuda launches (moe.cuh), with need_check = nrows % mmq_y != 0.
+  switch (t) {
+    case QuantType::q4_0:  // moe.cuh:146
+      return need_check ? reinterpret_cast<const void*>(moe_q4_0<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q4_0<scalar_t, false>);
+    case QuantType::q4_1:  // moe.cuh:207
+      return need_check ? reinterpret_cast<const void*>(moe_q4_1<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q4_1<scalar_t, false>);
+    case QuantType::q5_0:  // moe.cuh:268
+      return need_check ? reinterpret_cast<const void*>(moe_q5_0<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q5_0<scalar_t, false>);
+    case QuantType::q5_1:  // moe.cuh:329
+      return need_check ? reinterpret_cast<const void*>(moe_q5_1<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q5_1<scalar_t, false>);
+    case QuantType::q8_0:  // moe.cuh:390
+      return need_check ? reinterpret_cast<const void*>(moe_q8_0<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q8_0<scalar_t, false>);
+    case QuantType::q2_K:  // moe.cuh:451
+      return need_check ? reinterpret_cast<const void*>(moe_q2_K<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q2_K<scalar_t, false>);
+    case QuantType::q3_K:  // moe.cuh:512
+      return need_check ? reinterpret_cast<const void*>(moe_q3_K<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q3_K<scalar_t, false>);
+    case QuantType::q4_K:  // moe.cuh:573
+      return need_check ? reinterpret_cast<const void*>(moe_q4_K<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q4_K<scalar_t, false>);
+    case QuantType::q5_K:  // moe.cuh:634
+      return need_check ? reinterpret_cast<const void*>(moe_q5_K<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q5_K<scalar_t, false>);
+    case QuantType::q6_K:  // moe.cuh:695
+      return need_check ? reinterpret_cast<const void*>(moe_q6_K<scalar_t, true>)
+                        : reinterpret_cast<const void*>(moe_q6_K<scalar_t, false>);
+    default:
+      throw std::invalid_argument("vllm moe MMQ: weight type " + std::string(gguf::to_string(t)) +
+                                  " has no moe kernel upstream");
+  }
+}
+
 }  // namespace
 
 std::string to_string(ScalarKind k) {
@@ -168,6 +209,40 @@ const void* mmvq_kernel(gguf::QuantType t, ScalarKind out) {
     case ScalarKind::bf16: return mmvq_instance<c10::BFloat16>(t);
   }
   throw std::invalid_argument("vllm mmvq: unknown output dtype");
+}
+
+std::vector<gguf::QuantType> moe_mmq_quant_types() {
+  using gguf::QuantType;
+  return {QuantType::q4_0, QuantType::q4_1, QuantType::q5_0, QuantType::q5_1, QuantType::q8_0,
+          QuantType::q2_K, QuantType::q3_K, QuantType::q4_K, QuantType::q5_K, QuantType::q6_K};
+}
+
+MmqTile moe_mmq_tile(gguf::QuantType t) {
+  using gguf::QuantType;
+  switch (t) {  // MOE_X_<T>, MOE_Y_<T>, NWARPS_<T> of moe.cuh (the CUDA, not the ROCm, values)
+    case QuantType::q4_0: return {MOE_X_Q4_0, MOE_Y_Q4_0, NWARPS_Q4_0};
+    case QuantType::q4_1: return {MOE_X_Q4_1, MOE_Y_Q4_1, NWARPS_Q4_1};
+    case QuantType::q5_0: return {MOE_X_Q5_0, MOE_Y_Q5_0, NWARPS_Q5_0};
+    case QuantType::q5_1: return {MOE_X_Q5_1, MOE_Y_Q5_1, NWARPS_Q5_1};
+    case QuantType::q8_0: return {MOE_X_Q8_0, MOE_Y_Q8_0, NWARPS_Q8_0};
+    case QuantType::q2_K: return {MOE_X_Q2_K, MOE_Y_Q2_K, NWARPS_Q2_K};
+    case QuantType::q3_K: return {MOE_X_Q3_K, MOE_Y_Q3_K, NWARPS_Q3_K};
+    case QuantType::q4_K: return {MOE_X_Q4_K, MOE_Y_Q4_K, NWARPS_Q4_K};
+    case QuantType::q5_K: return {MOE_X_Q5_K, MOE_Y_Q5_K, NWARPS_Q5_K};
+    case QuantType::q6_K: return {MOE_X_Q6_K, MOE_Y_Q6_K, NWARPS_Q6_K};
+    default:
+      throw std::invalid_argument("vllm moe MMQ: weight type " + std::string(gguf::to_string(t)) +
+                                  " has no moe kernel upstream");
+  }
+}
+
+const void* moe_mmq_kernel(gguf::QuantType t, ScalarKind out, bool need_check) {
+  switch (out) {
+    case ScalarKind::f32: return moe_mmq_instance<float>(t, need_check);
+    case ScalarKind::f16: return moe_mmq_instance<c10::Half>(t, need_check);
+    case ScalarKind::bf16: return moe_mmq_instance<c10::BFloat16>(t, need_check);
+  }
+  throw std::invalid_argument("vllm moe MMQ: unknown output dtype");
 }
 
 const void* quantize_q8_1_kernel(ScalarKind in) {

@@ -30,6 +30,15 @@ std::vector<std::string> block_layout_differences();
 const void* moe_vec_kernel(gguf::QuantType t, ScalarKind out);
 // mul_mat_vec_q<scalar_t, ...> as mul_mat_vec_<type>_q8_1_cuda<scalar_t> launches it (mmvq.cuh).
 const void* mmvq_kernel(gguf::QuantType t, ScalarKind out);
+// The MoE MMQ path (ggml_moe_a8, moe.cuh): the weight types it has kernels for, each type's tile
+// (MOE_X_<T> token columns, MOE_Y_<T> weight rows, NWARPS_<T> warps per block), and the kernel
+// moe_<type><scalar_t, need_check> as ggml_moe_<type>_q8_1_cuda launches it.
+struct MmqTile {
+  int mmq_x, mmq_y, nwarps;
+};
+std::vector<gguf::QuantType> moe_mmq_quant_types();
+MmqTile moe_mmq_tile(gguf::QuantType t);
+const void* moe_mmq_kernel(gguf::QuantType t, ScalarKind out, bool need_check);
 // quantize_q8_1<scalar_t> (gguf_kernel.cu): one thread per padded column, one warp per q8_1 block.
 const void* quantize_q8_1_kernel(ScalarKind in);
 

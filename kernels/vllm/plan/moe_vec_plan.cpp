@@ -7,17 +7,8 @@
 namespace gridfuzz::vllm {
 namespace {
 
-// An int64 as the `int` parameter it is passed to: the low 32 bits, two's complement (what every
-// compiler gridfuzz knows does with the narrowing conversion).
-int as_int(std::int64_t v) { return static_cast<int>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(v))); }
-// int * int as upstream's code computes it, wrapping modulo 2^32 (signed overflow in the source).
-int int_mul(int a, int b) {
-  return static_cast<int>(static_cast<std::uint32_t>(static_cast<std::int64_t>(a) * static_cast<std::int64_t>(b)));
-}
 // A dim3 extent from an int: the conversion to unsigned.
 std::uint64_t extent(int v) { return static_cast<std::uint32_t>(v); }
-
-constexpr int kMaxBlockSize = 65535;  // gguf_kernel.cu:77, MAX_BLOCK_SIZE: rows per quantize launch
 
 LaunchSpec spec(const char* name, Dim3 grid, Dim3 block) {
   LaunchSpec l;
@@ -25,35 +16,6 @@ LaunchSpec spec(const char* name, Dim3 grid, Dim3 block) {
   l.grid = grid;
   l.block = block;
   return l;
-}
-
-// quantize_row_q8_1_cuda<scalar_t>(x, vy, kx = col, ky = rows, stream), gguf_kernel.cu:72-86.
-void plan_quantize(MoeVecVariant v, const gguf::MoeCallShape& s, const UpstreamConstants& c, MoeVecCall& call) {
-  const int kx = as_int(static_cast<std::int64_t>(s.cols));                   // gguf_kernel.cu:399 `col`, an int param
-  const int ky = as_int(static_cast<std::int64_t>(s.activation_rows()));      // `tokens` (int64) -> int ky
-  const std::int64_t kx_padded = (static_cast<std::int64_t>(kx) + 512 - 1) / 512 * 512;  // :74
-  const int block_num_x = static_cast<int>((kx_padded + c.quantize_grid_x_divisor - 1) / c.quantize_grid_x_divisor);  // :75-76
-  const std::int64_t q8_words_per_row = kx_padded / 32 * 9;
-  for (int off = 0; off < ky;) {  // :78
-    const int num_blocks_y = std::min(ky, off + kMaxBlockSize) - off;  // :79 (off + 65535 fits: see below)
-    QuantizeLaunch l;
-    l.spec = spec("quantize_q8_1", {extent(block_num_x), extent(num_blocks_y), 1},
-                  {static_cast<std::uint64_t>(c.quantize_block_threads), 1, 1});  // :80-82
-    // :83 &x[off * kx]: an int product upstream; the fix computes it in 64 bits.
-    l.x_offset = v == MoeVecVariant::upstream ? int_mul(off, kx) : static_cast<std::int64_t>(off) * kx;
-    l.q8_offset = static_cast<std::int64_t>(off) * q8_words_per_row;  // :84 (int64: kx_padded is int64_t)
-    l.kx = kx;
-    l.kx_padded = static_cast<int>(kx_padded);  // :82 passed to `const int kx_padded`
-    call.quantize.push_back(l);
-    if (off > std::numeric_limits<int>::max() - kMaxBlockSize) {
-      // `off += MAX_BLOCK_SIZE` would overflow int with rows still left: upstream's loop is
-      // undefined from here. Only at 2^31 activation rows, far beyond device memory.
-      if (off + static_cast<std::int64_t>(num_blocks_y) < ky)
-        call.host_error = "int overflow of the quantize loop counter (gguf_kernel.cu:78)";
-      break;
-    }
-    off += kMaxBlockSize;
-  }
 }
 
 // moe_vec_<type>_q8_1_cuda<scalar_t>(vx, vy, dst, topk_ids, top_k, tokens, ncols, nrows,
@@ -85,16 +47,10 @@ MoeVecLaunch mmvq_launch(int ncols, int nrows, int nvecs, const UpstreamConstant
 
 }  // namespace
 
-MoeVecVariant parse_moe_vec_variant(const std::string& name) {
-  if (name == "upstream") return MoeVecVariant::upstream;
-  if (name == "chunked") return MoeVecVariant::chunked;
-  throw std::invalid_argument("vllm.moe_vec: unknown variant '" + name + "' (upstream, chunked)");
-}
-
 MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const UpstreamConstants& c,
                         const DeviceLimits& limits) {
   MoeVecCall call;
-  plan_quantize(v, s, c, call);
+  call.quantize = quantize_launches(v, s.activation_rows(), s.cols, c, call.host_error);
   // ggml_moe_a8_vec's int64 arguments as the launcher's int parameters (gguf_kernel.cu:395-417).
   // vLLM's down projection calls it with top_k 1 over tokens*top_k rows (gguf::MoeCallShape).
   const int top_k = as_int(static_cast<std::int64_t>(s.kernel_top_k()));
@@ -128,15 +84,10 @@ MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const Upst
     }
   }
 
-  // Index ranges: upstream's q8_1 kernel (gguf_kernel.cu:36-48) and moe_vec_q (moe_vec.cuh:11-51),
-  // as the GGUF family models the same code (kernels/gguf/cuda/launch_geometry.hpp), with one
-  // correction: quantize_q8_1 reads x[iy * kx + ix] with iy unsigned (:40, :48), so that index
-  // wraps at 2^32 (uint32), while i_padded (:41) is an int.
-  call.indices = gguf::quantize_indices(gguf::QuantizeGeometry::upstream_tiles, s.activation_rows(), s.cols, limits);
-  for (IndexRange& r : call.indices)
-    if (r.name == "q8_1_input_index") r.type = IndexType::uint32;
-  if (v == MoeVecVariant::chunked)
-    std::erase_if(call.indices, [](const IndexRange& r) { return r.name.starts_with("q8_1_chunk_"); });
+  // Index ranges: the quantizer's (quantize_plan) and moe_vec_q's / mul_mat_vec_q's
+  // (moe_vec.cuh:11-51, mmvq.cuh:3-40) as the GGUF family models the same code
+  // (kernels/gguf/cuda/launch_geometry.hpp), for the pairs one launch sees.
+  call.indices = quantize_index_ranges(v, s.activation_rows(), s.cols);
   gguf::MoeCallShape kernel_shape = s;  // what one moe_vec launch sees
   if (v == MoeVecVariant::chunked) {
     // Pairs (vectors for mmvq, on grid.y) per launch as tokens of the call shape (pairs = tokens *

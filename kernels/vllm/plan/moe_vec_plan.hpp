@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../cuda/upstream_kernels.hpp"
+#include "quantize_plan.hpp"
 #include "call_shape.hpp"         // kernels/gguf/cuda: the call shape the GGUF family shares
 #include "launch_geometry.hpp"    // kernels/gguf/cuda: TokenRange, the upstream index model
 #include "gridfuzz/device_limits.hpp"
@@ -18,20 +19,6 @@
 
 namespace gridfuzz::vllm {
 
-enum class MoeVecVariant {
-  upstream,  // exactly upstream's host code: int arithmetic, tokens*top_k on grid.z, unchecked
-  chunked,   // the same kernels; the host chunks grid.z at the device limit, offsets in 64 bits
-};
-MoeVecVariant parse_moe_vec_variant(const std::string& name);  // std::invalid_argument
-
-// One launch of upstream's quantize_q8_1 kernel: its geometry and the element offsets the host
-// adds to x and to the q8_1 buffer (int32 words) before passing them.
-struct QuantizeLaunch {
-  LaunchSpec spec;
-  std::int64_t x_offset = 0;   // may be negative: upstream's int `off * kx` wraps
-  std::int64_t q8_offset = 0;
-  int kx = 0, kx_padded = 0;   // the kernel's int arguments
-};
 
 // One launch of moe_vec_q or mul_mat_vec_q: its geometry, pointer offsets (elements of each
 // buffer) and int args (moe_vec_q: top_k, ncols, nrows, token_stride; mul_mat_vec_q: ncols,

@@ -48,6 +48,9 @@ double reference_dot_magnitude(QuantType t, const void* weight_row_blocks, const
 
 // fp32 rounding only: |gpu - reference_dot_via_q8_1_sums| <= gpu_dot_fp32_relative_bound * M.
 double gpu_dot_fp32_relative_bound(QuantType t, std::size_t cols);
+// The same for a kernel in which one thread adds every block's product in turn (an MMQ tile):
+// two roundings per block (its scaled product, the add) plus the 21 of the warp bound's margin.
+double gpu_dot_fp32_serial_bound(QuantType t, std::size_t cols);
 
 // fp32 rounding plus the s-versus-sum(q) difference: |gpu - reference_dot| <= this * M (+ the
 // absolute term of gpu_dot_tolerance). 0.005 + fp32 bound for the types that may fold through s.

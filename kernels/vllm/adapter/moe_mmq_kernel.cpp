@@ -1,0 +1,237 @@
+// vllm.moe_mmq: vLLM's MoE MMQ call (ggml_moe_a8, gguf_kernel.cu:292-394), the path vLLM takes for
+// more than 64 tokens (quantization/fused_moe.py:56-59): upstream's quantize_q8_1, then
+// moe_<type> (moe.cuh) over the routing that moe_align_block_size sorts by expert. Both kernels
+// compiled unmodified (upstream_kernels.cu); the host lines reproduced in plan/moe_mmq_plan.cpp.
+//   upstream: grid (rows / MOE_Y, sorted ids / MOE_X, 1), launches unchecked;
+//   chunked:  the same kernels, grid.y chunked at the device limit (sorted and expert ids
+//             advanced), launches checked.
+// Buffers: the GGUF GEMV call's five (x, weights, expert_ids [tokens, top_k], q8_1, dst), then the
+// aligned routing: sorted_token_ids, block_experts, num_tokens_post_padded. The routing is made
+// on the host from the seed, with the highest expert always used (so an index that depends on it
+// is formed), sorted as moe_align_block_size sorts it: each expert's pairs in pair order, padded to
+// MOE_X with the sentinel `pairs`; unused blocks have expert -1, which the kernel skips.
+// Split reference: the chunked call in chunks of at most 4096 blocks: the same kernel, the same
+// per-element arithmetic, bit-exact.
+#include <map>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+
+#include "../cuda/upstream_kernels.hpp"
+#include "../plan/moe_mmq_plan.hpp"
+#include "gemv_call_parts.hpp"
+#include "gridfuzz/device/function.hpp"
+#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/vllm/register.hpp"
+#include "random_fill.hpp"
+
+namespace gridfuzz::vllm {
+namespace {
+
+using gguf::GemvBuffers;
+using gguf::MoeCallShape;
+
+constexpr std::size_t kSorted = 5, kBlockExperts = 6, kPostPadded = 7;
+constexpr std::uint64_t kReferenceBlocksPerLaunch = 4096;
+
+const device::Function& mmq_function(gguf::QuantType t, bool need_check) {
+  static std::mutex mutex;
+  static std::map<std::pair<gguf::QuantType, bool>, device::Function> cache;
+  const std::lock_guard lock(mutex);
+  const auto key = std::make_pair(t, need_check);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  const std::string name = "vllm moe_" + std::string(gguf::to_string(t)) + "<float," + (need_check ? "true" : "false") + ">";
+  return cache.emplace(key, device::Function::from_symbol(moe_mmq_kernel(t, ScalarKind::f32, need_check), name))
+      .first->second;
+}
+
+const device::Function& quantize_function() {
+  static const device::Function fn = device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32),
+                                                                    "vllm quantize_q8_1<float>");
+  return fn;
+}
+
+template <class T>
+T* advance(T* base, std::int64_t elements) {
+  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
+}
+
+class MoeMmqKernel final : public Kernel {
+ public:
+  std::string name() const override { return "vllm.moe_mmq"; }
+  std::string description() const override {
+    return "vLLM's GGUF MoE MMQ (vllm-gguf-plugin 0.0.5, unmodified; vLLM's path above 64 tokens): q8_1 quantize + "
+           "moe_<type> on grid (rows/MOE_Y, sorted ids/MOE_X, 1); upstream unchecked, chunked = grid.y chunked";
+  }
+  std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
+  std::vector<AxisSpec> axes() const override {
+    std::vector<std::string> types;
+    for (gguf::QuantType t : moe_mmq_quant_types()) types.emplace_back(gguf::to_string(t));
+    return {
+        {"tokens", "tokens in the batch (vLLM uses this path above 64)", "256", {}, 1, 1ll << 20},
+        {"top_k", "experts per token", "8", {}, 1, 64},
+        {"experts", "experts in the weight bank", "128", {}, 1, 4096},
+        {"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
+         {"gate_up", "down"}, 0, 0},
+        {"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20},
+        {"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
+         1 << 20, 32},
+        {"quant", "weight quant type (those with an MMQ kernel upstream)", "q4_0", types, 0, 0},
+        {"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0},
+    };
+  }
+  std::optional<std::string> check(const Params& p) const override {
+    try {
+      const std::string problem = gguf::moe_shape_problem(shape(p));
+      if (!problem.empty()) return problem;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
+    const MoeMmqCall call = moe_mmq_call(parse_moe_vec_variant(variant), shape(p), upstream_constants(), limits.max_grid_y);
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
+    for (const MoeMmqLaunch& l : call.mmq) plan.launches.push_back(l.spec);
+    plan.indices = call.indices;
+    plan.host_error = call.host_error;
+    return plan;
+  }
+
+  std::vector<BufferSpec> buffers(const Params& p) const override {
+    const MoeCallShape s = shape(p);
+    const AlignedRoutingSizes sizes = routing_sizes(s);
+    std::vector<BufferSpec> b = gguf::gemv_call_buffers(s);
+    b.push_back({"sorted_token_ids", BufferRole::input, ElementType::i32, sizes.max_padded});
+    b.push_back({"block_experts", BufferRole::input, ElementType::i32, sizes.blocks});
+    b.push_back({"num_tokens_post_padded", BufferRole::input, ElementType::i32, 1});
+    return b;
+  }
+  std::uint64_t bytes_moved(const Params& p) const override {
+    const MoeCallShape s = shape(p);
+    return gguf::gemv_call_bytes_moved(s) + routing_sizes(s).max_padded * 4;
+  }
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (const MoeMmqLaunch& l : reference_call(shape(p), limits).mmq)
+      pieces.push_back({"mmq blocks", l.expert_ids_offset, l.expert_ids_offset + l.spec.grid.y});
+    return pieces;
+  }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+    return {true, 0, 0,
+            "the split reference runs the same moe kernel in smaller grid.y chunks: every output element is summed "
+            "by the same thread code in the same order: bit-exact"};
+  }
+
+  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    const MoeCallShape s = shape(p);
+    gguf::fill_activations(bufs.as<float>(GemvBuffers::x), s.activation_rows() * s.cols, seed, stream);
+    gguf::fill_weight_blocks(bufs.as<std::uint8_t>(GemvBuffers::weights),
+                             s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
+    // The routing is made here, on the host, and written synchronously: no GPU fill touches these
+    // buffers, so the writes need no ordering with the stream.
+    std::mt19937_64 rng(seed ^ 0x3C6EF372FE94F82Bull);
+    std::vector<int> ids(s.pairs());
+    for (auto& id : ids) id = static_cast<int>(rng() % s.experts);
+    ids.front() = static_cast<int>(s.experts - 1);  // the highest expert, and on the last pair too
+    ids.back() = static_cast<int>(s.experts - 1);
+    bufs.write(GemvBuffers::ids, 0, ids.data(), ids.size() * 4);
+    write_aligned_routing(s, ids, bufs);
+  }
+
+  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override {
+    const MoeVecVariant v = parse_moe_vec_variant(variant);
+    const MoeCallShape s = shape(p);
+    issue(moe_mmq_call(v, s, upstream_constants(), limits.max_grid_y), s, bufs, launcher, stream,
+          v == MoeVecVariant::chunked);
+  }
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override {
+    const MoeCallShape s = shape(p);
+    issue(reference_call(s, limits), s, bufs, launcher, stream, true);
+  }
+
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Upstream's MMQ dot rounds q4_1/q5_1 scale products to fp16 (vecdotq.cuh:86, :153), and one
+    // thread sums a whole row of blocks.
+    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count,
+                                         {.fp16_scale_products = true, .serial_dot = true});
+  }
+
+ private:
+  static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(p); }
+  static AlignedRoutingSizes routing_sizes(const MoeCallShape& s) {
+    return aligned_routing_sizes(s.pairs(), s.experts, static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x));
+  }
+  static MoeMmqCall reference_call(const MoeCallShape& s, const DeviceLimits& limits) {
+    return moe_mmq_call(MoeVecVariant::chunked, s, upstream_constants(),
+                        std::min<std::uint64_t>(limits.max_grid_y, kReferenceBlocksPerLaunch));
+  }
+
+  // moe_align_block_size's output for `ids`: per expert, its pairs in pair order padded to the
+  // block with the sentinel `pairs`; one expert per block; the padded total.
+  static void write_aligned_routing(const MoeCallShape& s, const std::vector<int>& ids, const BufferSet& bufs) {
+    const std::uint64_t block = static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x);
+    const AlignedRoutingSizes sizes = routing_sizes(s);
+    std::vector<std::vector<int>> per_expert(s.experts);
+    for (std::size_t pair = 0; pair < ids.size(); ++pair) per_expert[static_cast<std::size_t>(ids[pair])].push_back(static_cast<int>(pair));
+    std::vector<int> sorted(sizes.max_padded, static_cast<int>(s.pairs()));
+    std::vector<int> block_experts(sizes.blocks, -1);
+    std::uint64_t at = 0;
+    for (std::uint64_t e = 0; e < s.experts; ++e) {
+      const auto& pairs = per_expert[e];
+      if (pairs.empty()) continue;
+      for (std::size_t k = 0; k < pairs.size(); ++k) sorted[at + k] = pairs[k];
+      const std::uint64_t padded = (pairs.size() + block - 1) / block * block;
+      for (std::uint64_t b = at / block; b < (at + padded) / block; ++b) block_experts[b] = static_cast<int>(e);
+      at += padded;
+    }
+    if (at > sizes.max_padded) throw std::logic_error("vllm.moe_mmq: aligned routing overflows its buffer");
+    const int post_padded = static_cast<int>(at);
+    bufs.write(kSorted, 0, sorted.data(), sorted.size() * 4);
+    bufs.write(kBlockExperts, 0, block_experts.data(), block_experts.size() * 4);
+    bufs.write(kPostPadded, 0, &post_padded, 4);
+  }
+
+  static void issue(const MoeMmqCall& call, const MoeCallShape& s, const BufferSet& bufs, device::Launcher& launcher,
+                    CUstream stream, bool checked) {
+    const auto go = [&](const device::Function& fn, const LaunchSpec& spec, void** args) {
+      if (checked)
+        launcher.launch_checked(fn, spec, args, stream);
+      else
+        launcher.launch(fn, spec, args, stream);
+    };
+    float* x = bufs.as<float>(GemvBuffers::x);
+    int* q8 = bufs.as<int>(GemvBuffers::q8_1(s));
+    for (const QuantizeLaunch& l : call.quantize) {
+      const float* xi = advance(x, l.x_offset);
+      void* vy = advance(q8, l.q8_offset);
+      int kx = l.kx, kx_padded = l.kx_padded;
+      void* args[] = {&xi, &vy, &kx, &kx_padded};
+      go(quantize_function(), l.spec, args);
+    }
+    const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
+    const void* vy = q8;
+    float* dst = bufs.as<float>(GemvBuffers::dst(s));
+    const int* ntpp = bufs.as<int>(kPostPadded);
+    for (const MoeMmqLaunch& l : call.mmq) {
+      const int* sorted = bufs.as<int>(kSorted) + l.sorted_offset;
+      const int* experts = bufs.as<int>(kBlockExperts) + l.expert_ids_offset;
+      int exp_stride = l.exp_stride, ncols_x = l.ncols_x, nrows_x = l.nrows_x, ncols_y = l.ncols_y, nrows_y = l.nrows_y,
+          nrows_dst = l.nrows_dst, top_k = l.top_k;
+      void* args[] = {&vx,      &vy,      &dst,     &sorted,  &experts,   &ntpp,  &exp_stride,
+                      &ncols_x, &nrows_x, &ncols_y, &nrows_y, &nrows_dst, &top_k};
+      go(mmq_function(s.quant, l.need_check), l.spec, args);
+    }
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Kernel> make_moe_mmq_kernel() { return std::make_shared<MoeMmqKernel>(); }
+
+}  // namespace gridfuzz::vllm
