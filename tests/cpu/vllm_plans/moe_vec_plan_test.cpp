@@ -136,6 +136,18 @@ TEST(VllmMmvqPlan, UpstreamRefusedFrom65536VectorsChunkedNever) {
   EXPECT_TRUE(index_named(*mmvq, "chunked", "nvecs=131070,rows=65535", "dst_index").safe);
 }
 
+// vllm.quantize_q8_1 alone: tiles of 65535 rows are never refused; upstream's int tile offset
+// wraps from 327676 rows of 7168 columns, the chunked one never.
+TEST(VllmQuantizePlan, UpstreamTileOffsetWrapsChunkedNever) {
+  const auto q = make_quantize_q8_1_kernel();
+  EXPECT_EQ(predict_for(*q, "upstream", "rows=327675,cols=7168").index_wrap(), "safe");
+  const Prediction bad = predict_for(*q, "upstream", "rows=327676,cols=7168");
+  EXPECT_TRUE(bad.accepted());
+  EXPECT_EQ(bad.index_wrap(), "wrap:q8_1_chunk_input_offset");
+  EXPECT_EQ(predict_for(*q, "chunked", "rows=327676,cols=7168").index_wrap(), "safe");
+  EXPECT_EQ(q->plan(params_for(*q, "rows=200000,cols=7168"), "upstream", sm90()).launches.size(), 4u);  // 65535-row tiles
+}
+
 RC_GTEST_PROP(VllmMoeVecPlan, ChunkedIsNeverRefused, ()) {
   const auto tokens = *rc::gen::inRange<std::uint64_t>(1, 1u << 22);
   const auto top_k = *rc::gen::inRange<std::uint64_t>(1, 65);

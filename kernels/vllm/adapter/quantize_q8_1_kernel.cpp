@@ -1,0 +1,139 @@
+// vllm.quantize_q8_1: upstream's q8_1 activation quantizer on its own (quantize_row_q8_1_cuda,
+// gguf_kernel.cu:72-86, the first step of every vLLM GGUF call), compiled unmodified.
+//   upstream: tiles of 65535 rows with upstream's int tile offsets, unchecked;
+//   chunked:  the same tiles with 64-bit offsets, checked.
+// Buffers: x (f32 [rows, cols], input), q8_1 (int32 [rows, padded/32*9], output). Split
+// reference: the chunked tiles over row pieces; CPU reference: sampled q8_1 words from gridfuzz's
+// quantizer, bit for bit (the same float operations in the same order).
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "../cuda/upstream_kernels.hpp"
+#include "../plan/quantize_plan.hpp"
+#include "gridfuzz/device/function.hpp"
+#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/quantize_q8_1.hpp"
+#include "gridfuzz/vllm/register.hpp"
+#include "random_fill.hpp"
+
+namespace gridfuzz::vllm {
+namespace {
+
+constexpr std::size_t kX = 0, kQ8 = 1;
+
+template <class T>
+T* advance(T* base, std::int64_t elements) {
+  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
+}
+
+class QuantizeQ8_1Kernel final : public Kernel {
+ public:
+  std::string name() const override { return "vllm.quantize_q8_1"; }
+  std::string description() const override {
+    return "vLLM's q8_1 activation quantizer (vllm-gguf-plugin 0.0.5, unmodified): tiles of 65535 rows on grid.y; "
+           "upstream with int tile offsets, chunked with 64-bit ones";
+  }
+  std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"rows", "activation rows (tokens)", "64", {}, 1, 1ll << 28},
+            {"cols", "columns per row, padded to 512 in q8_1 (gemma-4 hidden: 2816)", "2816", {}, 1, 1 << 20}};
+  }
+  std::optional<std::string> check(const Params& p) const override {
+    try {
+      if (p.get_u64("rows") == 0 || p.get_u64("cols") == 0) return "rows and cols must be at least 1";
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
+    const MoeVecVariant v = parse_moe_vec_variant(variant);
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : quantize_launches(v, p.get_u64("rows"), p.get_u64("cols"), upstream_constants(),
+                                                     plan.host_error))
+      plan.launches.push_back(l.spec);
+    plan.indices = quantize_index_ranges(v, p.get_u64("rows"), p.get_u64("cols"));
+    return plan;
+  }
+  std::vector<BufferSpec> buffers(const Params& p) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    return {{"x", BufferRole::input, ElementType::f32, rows * cols},
+            {"q8_1", BufferRole::output, ElementType::i32, rows * gguf::q8_1_row_stride_int32(cols)}};
+  }
+  std::uint64_t bytes_moved(const Params& p) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    return rows * cols * 4 + rows * gguf::q8_1_row_stride_int32(cols) * 4;
+  }
+  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    const std::uint64_t rows = p.get_u64("rows"), per = std::max<std::uint64_t>(limits.max_grid_y, 1);
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += per) pieces.push_back({"rows", r0, std::min(rows, r0 + per)});
+    return pieces;
+  }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+    return {true, 0, 0, "the same upstream kernel over row pieces: one warp per q8_1 block, bit-exact"};
+  }
+  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    gguf::fill_activations(bufs.as<float>(kX), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
+  }
+  void launch(const Params& p, const std::string& variant, const DeviceLimits&, const BufferSet& bufs,
+              device::Launcher& launcher, CUstream stream) const override {
+    const MoeVecVariant v = parse_moe_vec_variant(variant);
+    issue(v, p.get_u64("rows"), p.get_u64("cols"), bufs.as<float>(kX), bufs.as<int>(kQ8), launcher, stream,
+          v == MoeVecVariant::chunked);
+  }
+  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                              device::Launcher& launcher, CUstream stream) const override {
+    const std::uint64_t cols = p.get_u64("cols");
+    for (const SplitPiece& piece : split(p, limits))
+      issue(MoeVecVariant::chunked, piece.end - piece.begin, cols, bufs.as<float>(kX) + piece.begin * cols,
+            bufs.as<int>(kQ8) + piece.begin * gguf::q8_1_row_stride_int32(cols), launcher, stream, true);
+  }
+  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
+    const std::uint64_t stride = gguf::q8_1_row_stride_int32(cols);
+    std::mt19937_64 rng(seed ^ 0xA54FF53A5F1D36F1ull);
+    std::vector<ReferenceSample> out;
+    std::vector<float> x(cols);
+    std::vector<gguf::block_q8_1> q(gguf::q8_1_blocks_per_row(cols));
+    for (std::size_t k = 0; k < count; k += 16) {
+      // Every other row among the last 16, where a tile offset bug shows first.
+      const std::uint64_t row = (k / 16) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
+      bufs.read(kX, row * cols * 4, x.data(), cols * 4);
+      gguf::quantize_row_q8_1(x.data(), cols, q.data());
+      for (std::size_t j = 0; j < 16 && k + j < count; ++j) {
+        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
+        std::int32_t w = 0;
+        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
+        out.push_back({kQ8, row * stride + word, static_cast<double>(w), 0, 0});
+      }
+    }
+    return out;
+  }
+
+ private:
+  static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, float* x, int* q8,
+                    device::Launcher& launcher, CUstream stream, bool checked) {
+    static const device::Function fn =
+        device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32), "vllm quantize_q8_1<float>");
+    std::optional<std::string> host_error;
+    for (const QuantizeLaunch& l : quantize_launches(v, rows, cols, upstream_constants(), host_error)) {
+      const float* xi = advance(x, l.x_offset);
+      void* vy = advance(q8, l.q8_offset);
+      int kx = l.kx, kx_padded = l.kx_padded;
+      void* args[] = {&xi, &vy, &kx, &kx_padded};
+      if (checked)
+        launcher.launch_checked(fn, l.spec, args, stream);
+      else
+        launcher.launch(fn, l.spec, args, stream);
+    }
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Kernel> make_quantize_q8_1_kernel() { return std::make_shared<QuantizeQ8_1Kernel>(); }
+
+}  // namespace gridfuzz::vllm
