@@ -141,7 +141,10 @@ Run run_mutated_command() {
   std::vector<std::string> args = t.args;
   args[t.slot] = arg;
   std::string line = "gridfuzz";
-  for (const auto& a : args) line += " " + cpp_literal(a);
+  for (const auto& a : args) {
+    line += ' ';
+    line += cpp_literal(a);
+  }
   RC_LOG() << "command: " << line << "\n";
   const std::filesystem::path csv = work_dir() / "sweep.csv";
   std::filesystem::remove(csv);

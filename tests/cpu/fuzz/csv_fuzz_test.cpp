@@ -141,7 +141,10 @@ std::string future_minor_file(const std::string& written) {
   fields[0] = "1.9";
   fields[*reports::column_index("predicted")] = "new-word";
   fields.push_back("x");
-  for (std::size_t i = 0; i < fields.size(); ++i) out += (i ? "," : "") + fields[i];
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ',';
+    out += fields[i];
+  }
   return out + "\n";
 }
 
@@ -208,12 +211,18 @@ std::string serialise(const std::vector<CsvRow>& rows) {
     return quoted + "\"";
   };
   std::string text;
-  for (std::size_t c = 0; c < reports::kColumnCount; ++c)
-    text += (c ? "," : "") + std::string(reports::kColumns[c].name);
-  text += "\n";
+  // Appended piecewise: `"," + std::string(...)` trips GCC 12's -Wrestrict false positive.
+  for (std::size_t c = 0; c < reports::kColumnCount; ++c) {
+    if (c) text += ',';
+    text += reports::kColumns[c].name;
+  }
+  text += '\n';
   for (const CsvRow& row : rows) {
-    for (std::size_t c = 0; c < reports::kColumnCount; ++c) text += (c ? "," : "") + field(row.at(c));
-    text += "\n";
+    for (std::size_t c = 0; c < reports::kColumnCount; ++c) {
+      if (c) text += ',';
+      text += field(row.at(c));
+    }
+    text += '\n';
   }
   return text;
 }
