@@ -20,8 +20,13 @@
 int main(int argc, char** argv) {
   while (auto request = gridfuzz::read_case_request(stdin)) {
     const gridfuzz::Case c = gridfuzz::Case::parse_replay(*request);
-    if (c.variant == "crash") std::raise(SIGSEGV);
-    if (c.variant == "abort") std::abort();
+    if (c.variant == "crash" || c.variant == "abort") {
+      // Die by the signal itself, as a crashing worker does, also in the sanitizer build (whose
+      // handlers would otherwise turn it into a report and exit 1).
+      const int sig = c.variant == "crash" ? SIGSEGV : SIGABRT;
+      std::signal(sig, SIG_DFL);
+      std::raise(sig);
+    }
     if (c.variant == "crash-once") {
       const std::string marker = c.params.get("marker");
       if (!std::ifstream(marker)) {

@@ -161,12 +161,13 @@ TEST(Hardening, ResumeRefusesTheRowsOfAnotherDevice) {
 TEST(Hardening, TimeBudgetEndsAHugeSweepWithItsBoundaryRows) {
   TempDir tmp;
   const auto t0 = std::chrono::steady_clock::now();
-  const Result r = run("sweep gguf.moe_vec --static --device-preset sm_90 --cases 100000 --time-budget 3 --csv " +
+  // 15 s: planning the boundaries counts too, and takes several seconds in the sanitizer build.
+  const Result r = run("sweep gguf.moe_vec --static --device-preset sm_90 --cases 100000 --time-budget 15 --csv " +
                        tmp / "r.csv");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_LT(seconds, 30.0) << r.output;
-  EXPECT_NE(r.output.find("time budget of 3 s reached"), std::string::npos) << r.output;
+  EXPECT_LT(seconds, 60.0) << r.output;
+  EXPECT_NE(r.output.find("time budget of 15 s reached"), std::string::npos) << r.output;
   bool boundary = false;
   for (const auto& row : gridfuzz::reports::read_csv(tmp.path / "r.csv").rows)
     boundary = boundary || (row.get("variant") == "legacy" && row.get("tokens") == "8192" && row.get("top_k") == "8");
