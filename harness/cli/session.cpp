@@ -176,6 +176,10 @@ void Session::validate(const Case& c) const {
     throw UsageError(k.name() + ": unknown variant '" + c.variant + "' (variants: " + known + ")");
   }
   if (auto err = Params::validate(c.params, k.axes())) throw UsageError(k.name() + ": " + *err);
+  // A case names every axis (a replay string too): the kernels read them all.
+  for (const AxisSpec& axis : k.axes())
+    if (!c.params.has(axis.name))
+      throw UsageError(k.name() + ": no value for axis '" + axis.name + "' (a case names every axis: " + c.replay() + ")");
   if (auto err = k.check(c.params)) throw UsageError(k.name() + ": " + *err);
 }
 

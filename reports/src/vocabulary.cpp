@@ -164,6 +164,9 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
         // Signed for shape arithmetic that went negative, unsigned for 64-bit seeds.
         if (!parse_int(text) && !parse_uint(text))
           return std::string(column) + " " + quoted(text) + " is not a 64-bit integer";
+        // A count the reports do arithmetic on: non-negative, and a signed 64-bit value.
+        if (column == "samples" && !(parse_int(text) && *parse_int(text) >= 0))
+          return std::string(column) + " " + quoted(text) + " is not a count of samples (0 .. 2^63-1)";
         break;
       case ColumnKind::big_integer:
         if (!parse_u128(text))

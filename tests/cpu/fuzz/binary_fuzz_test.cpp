@@ -169,13 +169,10 @@ FUZZ_PROP(FuzzCliBinary, OutputHoldsNoControlCharacter, 40) {
   RC_ASSERT(!has_control_character(r.output, "\n"));
 }
 
-// KNOWN BUG, found by BadArgumentsAreExit2NeverACrash (seed 16139100035384071085, 200x): a replay
-// string without one of an affine kernel's axes is exit 3, "gridfuzz: error: no value for axis
-// 'top_k'". The affine adapters' check() (kernels/affine/adapters/dense_qmm_kernel.cpp,
-// gather_qmm_kernel.cpp) calls shape(p), whose Params::get throws std::out_of_range; Session::validate
-// (harness/cli/session.cpp) does not require every axis before it, and main() maps std::out_of_range
-// to exit 3. The gguf and vllm kernels answer exit 2 "no value for axis ..." already.
-TEST(FuzzCliBinary, KnownBug_ReplayWithoutAnAffineAxisIsExit3) {
+// Found by BadArgumentsAreExit2NeverACrash (seed 16139100035384071085, 200x): a replay string
+// without one of an affine kernel's axes was exit 3 ("no value for axis 'top_k'" escaping the
+// kernel's check()). Session::validate now requires every axis first: exit 2 for every kernel.
+TEST(FuzzCliBinary, ReplayWithoutAnAxisIsExit2) {
   for (const std::string replay : {"affine.gather_qmm/legacy/1/bits=4", "affine.qmm/legacy/1/", "gguf.moe_vec/fixed/1/"}) {
     const auto r = run_binary({"replay", replay, "--static", "--device-preset", "sm_90"}, work_dir());
     EXPECT_EQ(r.exit_code, 2) << "gridfuzz replay " << replay << " --static --device-preset sm_90\n" << r.output;

@@ -353,22 +353,26 @@ FUZZ_PROP(FuzzCsv, AcceptedRowsGoThroughEveryReport, 500) {
   if (!failed.empty()) RC_FAIL("a report threw on rows the reader accepted: " + failed);
 }
 
-// KNOWN BUG, found by AcceptedRowsGoThroughEveryReport (seed 16139100035384071085, 200x): check_row
-// accepts an integer column holding any 64-bit integer, signed or unsigned, so samples =
-// 18446744073709551615 passes the writer and the reader; diff_runs of a run with such a timed row
-// then throws std::invalid_argument "CSV column 'samples': '18446744073709551615' is not a 64-bit
-// signed integer" from timing_of (reports/src/timing_compare.cpp, row.get_int("samples")). No
-// report documents an exception (`gridfuzz diff` says exit 2 through main()'s catch, without
-// file:line). Either the check or the reader of the column is wrong; the fix makes this pass.
-TEST(FuzzCsv, KnownBug_DiffThrowsOnSamplesAboveInt64Max) {
-  CsvRow row = valid_row(0);
-  row.set_uint("samples", 18446744073709551615ull);
-  const auto path = fresh_file("samples");
-  { reports::CsvWriter(path).write(row); }  // the writer's checks accept it
-  const auto rows = reports::read_csv(path).rows;  // and so do the reader's
-  std::filesystem::remove(path);
-  ASSERT_EQ(rows.size(), 1u);
-  EXPECT_NO_THROW(reports::diff_runs(rows, rows));
+// Found by AcceptedRowsGoThroughEveryReport (seed 16139100035384071085, 200x): check_row accepted
+// samples = 18446744073709551615 (an integer column takes signed or unsigned 64-bit values) and
+// diff_runs then threw from timing_of. `samples` is a count now: the writer refuses such a row and
+// the reader such a file, with the line.
+TEST(FuzzCsv, SamplesPastInt64MaxOrNegativeAreRefused) {
+  for (const char* bad : {"18446744073709551615", "-1"}) {
+    CsvRow row = valid_row(0);
+    row.set("samples", bad);
+    const auto path = fresh_file("samples");
+    EXPECT_THROW(reports::CsvWriter(path).write(row), reports::CsvError) << bad;
+    std::filesystem::remove(path);
+    { reports::CsvWriter(path, reports::CsvWriterOptions{.check_values = false}).write(row); }  // the text layer only
+    try {
+      reports::read_csv(path);
+      ADD_FAILURE() << "the reader took samples " << bad;
+    } catch (const reports::CsvError& e) {
+      EXPECT_NE(std::string(e.what()).find(":2: samples"), std::string::npos) << e.what();
+    }
+    std::filesystem::remove(path);
+  }
 }
 
 }  // namespace gridfuzz::fuzz
