@@ -1,8 +1,8 @@
 // vllm.moe_vec: vLLM's MoE GEMV call (ggml_moe_a8_vec, gguf_kernel.cu:395-530): upstream's
 // quantize_q8_1 over the activation rows, then upstream's moe_vec_q, both compiled unmodified
 // (upstream_kernels.cu). vllm.mmvq: its dense sibling (ggml_mul_mat_vec_a8, gguf_kernel.cu:104-218,
-// then mul_mat_vec_q); one class serves both, as for the GGUF family's own kernels. The host side of the call is reproduced in plan/moe_vec_plan.cpp, every
-// formula cited, and issued through gridfuzz's one launch path, so each launch is recorded with
+// then mul_mat_vec_q); one class serves both, as for the GGUF family's own kernels. The host side
+// of each call is reproduced in plan/moe_vec_plan.cpp, every formula cited, and issued through gridfuzz's one launch path, so each launch is recorded with
 // the driver's own answer (docs/DECISIONS.md, "Upstream kernels").
 //   upstream: upstream's geometry and int arithmetic, launches unchecked (as upstream).
 //   chunked:  the same kernels under the minimal host fix (grid.z chunked, offsets in 64 bits),
@@ -19,6 +19,7 @@
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
@@ -26,34 +27,20 @@ namespace {
 using gguf::GemvBuffers;
 using gguf::MoeCallShape;
 
-enum class UpstreamKernel { quantize_q8_1, moe_vec_q, mul_mat_vec_q };
-
-const device::Function& upstream_function(UpstreamKernel k, gguf::QuantType t) {
+// moe_vec_q or mul_mat_vec_q of type t, resolved once.
+const device::Function& gemv_function(bool dense, gguf::QuantType t) {
   static std::mutex mutex;
-  static std::map<std::pair<UpstreamKernel, gguf::QuantType>, device::Function> cache;
+  static std::map<std::pair<bool, gguf::QuantType>, device::Function> cache;
   const std::lock_guard lock(mutex);
-  const auto key = std::make_pair(k, k == UpstreamKernel::quantize_q8_1 ? gguf::QuantType::q8_1 : t);
+  const auto key = std::make_pair(dense, t);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  const std::string type = std::string(gguf::to_string(t));
-  switch (k) {
-    case UpstreamKernel::quantize_q8_1:
-      return cache.emplace(key, device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32),
-                                                              "vllm quantize_q8_1<float>")).first->second;
-    case UpstreamKernel::moe_vec_q:
-      return cache.emplace(key, device::Function::from_symbol(moe_vec_kernel(t, ScalarKind::f32),
-                                                              "vllm moe_vec_q<float," + type + ">")).first->second;
-    case UpstreamKernel::mul_mat_vec_q:
-      return cache.emplace(key, device::Function::from_symbol(mmvq_kernel(t, ScalarKind::f32),
-                                                              "vllm mul_mat_vec_q<float," + type + ">")).first->second;
-  }
-  throw std::invalid_argument("vllm: unknown upstream kernel");
-}
-
-// Pointer arithmetic as upstream's host code does it, also where its int offset wrapped negative
-// (then the kernel reads outside the buffer, as it does in production).
-template <class T>
-T* advance(T* base, std::int64_t elements) {
-  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
+  const std::string type(gguf::to_string(t));
+  return cache
+      .emplace(key, dense ? device::Function::from_symbol(mmvq_kernel(t, ScalarKind::f32),
+                                                         "vllm mul_mat_vec_q<float," + type + ">")
+                          : device::Function::from_symbol(moe_vec_kernel(t, ScalarKind::f32),
+                                                         "vllm moe_vec_q<float," + type + ">"))
+      .first->second;
 }
 
 class GemvKernel final : public Kernel {
@@ -89,13 +76,7 @@ class GemvKernel final : public Kernel {
     return a;
   }
   std::optional<std::string> check(const Params& p) const override {
-    try {
-      const std::string problem = gguf::moe_shape_problem(shape(p));
-      if (!problem.empty()) return problem;
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::nullopt;
+    return gemv_shape_check([&] { return shape(p); });
   }
 
   LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
@@ -158,23 +139,11 @@ class GemvKernel final : public Kernel {
 
   // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
   // pair `pair0` (the split reference's pieces; 0 for the production call).
-  void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
-                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) const {
-    const auto go = [&](const device::Function& fn, const LaunchSpec& spec, void** args) {
-      if (checked)
-        launcher.launch_checked(fn, spec, args, stream);
-      else
-        launcher.launch(fn, spec, args, stream);
-    };
+  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
+                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
     float* x = bufs.as<float>(GemvBuffers::x) + act0 * s.cols;
     int* q8 = bufs.as<int>(GemvBuffers::q8_1(s)) + act0 * s.token_stride();
-    for (const QuantizeLaunch& l : call.quantize) {
-      const float* xi = advance(x, l.x_offset);
-      void* vy = advance(q8, l.q8_offset);
-      int kx = l.kx, kx_padded = l.kx_padded;
-      void* args[] = {&xi, &vy, &kx, &kx_padded};
-      go(upstream_function(UpstreamKernel::quantize_q8_1, s.quant), l.spec, args);
-    }
+    issue_quantize(call.quantize, x, q8, launcher, stream, checked);
     const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
     float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
     if (s.dense) {
@@ -183,7 +152,7 @@ class GemvKernel final : public Kernel {
         float* d = dst + l.dst_offset;
         int ncols = l.ncols, nrows = l.nrows, nvecs = l.nvecs;
         void* args[] = {&vx, &vy, &d, &ncols, &nrows, &nvecs};
-        go(upstream_function(UpstreamKernel::mul_mat_vec_q, s.quant), l.spec, args);
+        launch_upstream(launcher, gemv_function(true, s.quant), l.spec, args, stream, checked);
       }
       return;
     }
@@ -194,7 +163,7 @@ class GemvKernel final : public Kernel {
       const int* topk_ids = ids + l.ids_offset;
       int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
       void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
-      go(upstream_function(UpstreamKernel::moe_vec_q, s.quant), l.spec, args);
+      launch_upstream(launcher, gemv_function(false, s.quant), l.spec, args, stream, checked);
     }
   }
 

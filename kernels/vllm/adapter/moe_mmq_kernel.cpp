@@ -24,6 +24,7 @@
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "random_fill.hpp"
+#include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
@@ -43,17 +44,6 @@ const device::Function& mmq_function(gguf::QuantType t, bool need_check) {
   const std::string name = "vllm moe_" + std::string(gguf::to_string(t)) + "<float," + (need_check ? "true" : "false") + ">";
   return cache.emplace(key, device::Function::from_symbol(moe_mmq_kernel(t, ScalarKind::f32, need_check), name))
       .first->second;
-}
-
-const device::Function& quantize_function() {
-  static const device::Function fn = device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32),
-                                                                    "vllm quantize_q8_1<float>");
-  return fn;
-}
-
-template <class T>
-T* advance(T* base, std::int64_t elements) {
-  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
 }
 
 class MoeMmqKernel final : public Kernel {
@@ -81,13 +71,7 @@ class MoeMmqKernel final : public Kernel {
     };
   }
   std::optional<std::string> check(const Params& p) const override {
-    try {
-      const std::string problem = gguf::moe_shape_problem(shape(p));
-      if (!problem.empty()) return problem;
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::nullopt;
+    return gemv_shape_check([&] { return shape(p); });
   }
 
   LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
@@ -199,21 +183,8 @@ class MoeMmqKernel final : public Kernel {
 
   static void issue(const MoeMmqCall& call, const MoeCallShape& s, const BufferSet& bufs, device::Launcher& launcher,
                     CUstream stream, bool checked) {
-    const auto go = [&](const device::Function& fn, const LaunchSpec& spec, void** args) {
-      if (checked)
-        launcher.launch_checked(fn, spec, args, stream);
-      else
-        launcher.launch(fn, spec, args, stream);
-    };
-    float* x = bufs.as<float>(GemvBuffers::x);
     int* q8 = bufs.as<int>(GemvBuffers::q8_1(s));
-    for (const QuantizeLaunch& l : call.quantize) {
-      const float* xi = advance(x, l.x_offset);
-      void* vy = advance(q8, l.q8_offset);
-      int kx = l.kx, kx_padded = l.kx_padded;
-      void* args[] = {&xi, &vy, &kx, &kx_padded};
-      go(quantize_function(), l.spec, args);
-    }
+    issue_quantize(call.quantize, bufs.as<float>(GemvBuffers::x), q8, launcher, stream, checked);
     const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
     const void* vy = q8;
     float* dst = bufs.as<float>(GemvBuffers::dst(s));
@@ -225,7 +196,7 @@ class MoeMmqKernel final : public Kernel {
           nrows_dst = l.nrows_dst, top_k = l.top_k;
       void* args[] = {&vx,      &vy,      &dst,     &sorted,  &experts,   &ntpp,  &exp_stride,
                       &ncols_x, &nrows_x, &ncols_y, &nrows_y, &nrows_dst, &top_k};
-      go(mmq_function(s.quant, l.need_check), l.spec, args);
+      launch_upstream(launcher, mmq_function(s.quant, l.need_check), l.spec, args, stream, checked);
     }
   }
 };

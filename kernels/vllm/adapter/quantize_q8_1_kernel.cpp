@@ -16,16 +16,12 @@
 #include "gridfuzz/gguf/quantize_q8_1.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "random_fill.hpp"
+#include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
 
 constexpr std::size_t kX = 0, kQ8 = 1;
-
-template <class T>
-T* advance(T* base, std::int64_t elements) {
-  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(elements) * sizeof(T));
-}
 
 class QuantizeQ8_1Kernel final : public Kernel {
  public:
@@ -116,19 +112,9 @@ class QuantizeQ8_1Kernel final : public Kernel {
  private:
   static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, float* x, int* q8,
                     device::Launcher& launcher, CUstream stream, bool checked) {
-    static const device::Function fn =
-        device::Function::from_symbol(quantize_q8_1_kernel(ScalarKind::f32), "vllm quantize_q8_1<float>");
-    std::optional<std::string> host_error;
-    for (const QuantizeLaunch& l : quantize_launches(v, rows, cols, upstream_constants(), host_error)) {
-      const float* xi = advance(x, l.x_offset);
-      void* vy = advance(q8, l.q8_offset);
-      int kx = l.kx, kx_padded = l.kx_padded;
-      void* args[] = {&xi, &vy, &kx, &kx_padded};
-      if (checked)
-        launcher.launch_checked(fn, l.spec, args, stream);
-      else
-        launcher.launch(fn, l.spec, args, stream);
-    }
+    std::optional<std::string> host_error;  // the plan reports it; the runner then launches nothing
+    issue_quantize(quantize_launches(v, rows, cols, upstream_constants(), host_error), x, q8, launcher, stream,
+                   checked);
   }
 };
 
