@@ -11,6 +11,7 @@
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/text_file.hpp"
 
+#include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/verdict.hpp"
 #include "builtin_kernels.hpp"
@@ -202,6 +203,9 @@ void Session::run(const std::vector<Case>& cases,
     return;
   }
   if (options_.in_process) {
+    // The worker makes its device's context current before its cases (worker_command.cpp); the
+    // in-process path must too, or the first driver call fails with CUDA_ERROR_INVALID_CONTEXT.
+    const device::PrimaryContext context(devices_.front());
     const RunOptions ro{options_.timing, options_.warmup, options_.samples, options_.reference_samples,
                         options_.budget_mib << 20};
     for (const Case& c : cases) {
