@@ -10,6 +10,7 @@
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/reports/csv_writer.hpp"
 #include "gridfuzz/strategies.hpp"
+#include "model_option.hpp"
 #include "parse.hpp"
 #include "session.hpp"
 
@@ -19,6 +20,7 @@ namespace {
 struct BisectArgs {
   std::string kernel, variant, axis, range;
   std::vector<std::string> sets;
+  std::string models;  // --model: bisect from each of these profiles' shapes
   std::uint64_t seed = 1;
   EngineOptions engine;
 };
@@ -44,6 +46,9 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--variant", a->variant, "variant (default: the kernel's first)");
   cmd->add_option("--axis", a->axis, "the integer axis to bisect")->required();
   cmd->add_option("--set", a->sets, "the other axes, name=value");
+  cmd->add_option("--model", a->models,
+                  "bisect from each shape of these model profiles (NAME[,NAME...]; --set overrides a value they set); "
+                  "each shape ends with its own result line");
   cmd->add_option("--range", a->range, "LO:HI to search (default: the axis' whole range)");
   cmd->add_option("--seed", a->seed, "input seed (default 1)")->check(whole_number());
   add_engine_options(*cmd, a->engine);
@@ -65,7 +70,10 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
       sets.push_back(parse_set(s, false));
       if (sets.back().name == a->axis) throw UsageError("--set " + a->axis + ": that is the axis being bisected");
     }
-    const Params base = expand_cases(axes, sets, false).front();
+    std::vector<std::pair<std::string, Params>> starts;  // label ("" for the defaults), shape
+    if (a->models.empty()) starts.emplace_back("", Params::defaults(axes));
+    else
+      for (const ModelStart& m : model_starts(k, parse_models(a->models))) starts.emplace_back(m.label, m.params);
     std::int64_t lo = axis->min, hi = axis->max;
     if (!a->range.empty()) {
       // LO:HI, never enumerated: bisection needs about log2(HI-LO) probes, whatever the width.
@@ -82,48 +90,58 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
       lo = static_cast<std::int64_t>(range_lo);
       hi = static_cast<std::int64_t>(range_hi);
     }
-    auto params_at = [&](std::int64_t v) {
-      Params p = base;
-      p.set(a->axis, std::to_string(v));
-      if (auto err = k.check(p)) throw UsageError(k.name() + " at " + a->axis + "=" + std::to_string(v) + ": " + *err);
-      return p;
-    };
-    // The model's answer (always computed: it is free).
-    std::string predicted_rule = "none";
-    const BisectResult model = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
-      const Prediction p = predict(k.plan(params_at(v), variant, session.limits().limits), session.limits().limits);
-      const bool bad = !p.accepted() || p.index_wrap() != "safe";
-      if (bad) predicted_rule = p.accepted() ? p.index_wrap() : p.outcome;
-      return bad;
-    });
-    const std::string predicted = "last_pass=" + value_or_none(model.last_good) + " first_fail=" +
-                                  value_or_none(model.first_bad) + " rule=" + (model.first_bad ? predicted_rule : "none");
-    if (!session.on_device()) {
-      if (!a->engine.static_only && !session.limits().note.empty()) std::cerr << "note: " << session.limits().note << "\n";
-      std::cout << "static: " << model.probes << " model probes\n" << predicted << "\n";
-      return kOk;
-    }
+    if (!session.on_device() && !a->engine.static_only && !session.limits().note.empty())
+      std::cerr << "note: " << session.limits().note << "\n";
     std::optional<reports::CsvWriter> csv;
-    if (!a->engine.csv.empty()) csv.emplace(a->engine.csv);
-    std::string observed_rule = "none";
-    const BisectResult seen = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
-      const reports::CsvRow row = session.execute({k.name(), variant, params_at(v), a->seed});
-      if (csv) csv->write(row);
-      std::cout << a->axis << "=" << v << ": " << format_row_line(row) << std::endl;
-      const std::string& verdict = row.get("verdict");
-      if (verdict == "skipped" || verdict == "static")
-        throw std::runtime_error("bisect: the case at " + a->axis + "=" + std::to_string(v) + " could not run (" +
-                                 row.get("observed") + ")");
-      const bool bad = verdict != "pass" && verdict != "unexpected-pass";
-      if (bad) observed_rule = failure_kind(row);
-      return bad;
-    });
-    std::cout << seen.probes << " runs\n";
-    std::cout << "last_pass=" << value_or_none(seen.last_good) << " first_fail=" << value_or_none(seen.first_bad)
-              << " rule=" << (seen.first_bad ? observed_rule : "none") << " predicted_" << predicted.substr(0, predicted.find(' '))
-              << " predicted_" << predicted.substr(predicted.find(' ') + 1, predicted.rfind(' ') - predicted.find(' ') - 1)
-              << " predicted_" << predicted.substr(predicted.rfind(' ') + 1) << "\n";
-    return (seen.first_bad == model.first_bad) ? kOk : kFound;
+    if (session.on_device() && !a->engine.csv.empty()) csv.emplace(a->engine.csv);
+    auto bisect_from = [&](const Params& start) -> int {
+      const Params base = expand_cases(start, axes, sets, false).front();
+      auto params_at = [&](std::int64_t v) {
+        Params p = base;
+        p.set(a->axis, std::to_string(v));
+        if (auto err = k.check(p)) throw UsageError(k.name() + " at " + a->axis + "=" + std::to_string(v) + ": " + *err);
+        return p;
+      };
+      // The model's answer (always computed: it is free).
+      std::string predicted_rule = "none";
+      const BisectResult model = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
+        const Prediction p = predict(k.plan(params_at(v), variant, session.limits().limits), session.limits().limits);
+        const bool bad = !p.accepted() || p.index_wrap() != "safe";
+        if (bad) predicted_rule = p.accepted() ? p.index_wrap() : p.outcome;
+        return bad;
+      });
+      const std::string predicted = "last_pass=" + value_or_none(model.last_good) + " first_fail=" +
+                                    value_or_none(model.first_bad) + " rule=" + (model.first_bad ? predicted_rule : "none");
+      if (!session.on_device()) {
+        std::cout << "static: " << model.probes << " model probes\n" << predicted << "\n";
+        return kOk;
+      }
+      std::string observed_rule = "none";
+      const BisectResult seen = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
+        const reports::CsvRow row = session.execute({k.name(), variant, params_at(v), a->seed});
+        if (csv) csv->write(row);
+        std::cout << a->axis << "=" << v << ": " << format_row_line(row) << std::endl;
+        const std::string& verdict = row.get("verdict");
+        if (verdict == "skipped" || verdict == "static")
+          throw std::runtime_error("bisect: the case at " + a->axis + "=" + std::to_string(v) + " could not run (" +
+                                   row.get("observed") + ")");
+        const bool bad = verdict != "pass" && verdict != "unexpected-pass";
+        if (bad) observed_rule = failure_kind(row);
+        return bad;
+      });
+      std::cout << seen.probes << " runs\n";
+      std::cout << "last_pass=" << value_or_none(seen.last_good) << " first_fail=" << value_or_none(seen.first_bad)
+                << " rule=" << (seen.first_bad ? observed_rule : "none") << " predicted_" << predicted.substr(0, predicted.find(' '))
+                << " predicted_" << predicted.substr(predicted.find(' ') + 1, predicted.rfind(' ') - predicted.find(' ') - 1)
+                << " predicted_" << predicted.substr(predicted.rfind(' ') + 1) << "\n";
+      return (seen.first_bad == model.first_bad) ? kOk : kFound;
+    };
+    int exit_code = kOk;
+    for (const auto& [label, start] : starts) {
+      if (!label.empty()) std::cout << "model shape " << label << ":\n";
+      exit_code = std::max(exit_code, bisect_from(start));
+    }
+    return exit_code;
   };
 }
 

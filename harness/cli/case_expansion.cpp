@@ -54,10 +54,15 @@ SetArg parse_set(const std::string& text, bool allow_many) {
 
 std::vector<Params> expand_cases(const std::vector<AxisSpec>& axes, const std::vector<SetArg>& sets, bool zip,
                                  std::size_t max_cases) {
+  return expand_cases(Params::defaults(axes), axes, sets, zip, max_cases);
+}
+
+std::vector<Params> expand_cases(const Params& base, const std::vector<AxisSpec>& axes, const std::vector<SetArg>& sets,
+                                 bool zip, std::size_t max_cases) {
   for (std::size_t i = 0; i < sets.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (sets[i].name == sets[j].name) throw UsageError("--set " + sets[i].name + " given twice");
-  std::vector<Params> cases{Params::defaults(axes)};
+  std::vector<Params> cases{base};
   if (zip) {
     std::size_t n = 1;
     for (const auto& s : sets) {
@@ -68,7 +73,7 @@ std::vector<Params> expand_cases(const std::vector<AxisSpec>& axes, const std::v
       n = s.values.size();
     }
     if (n > max_cases) throw UsageError("more than " + std::to_string(max_cases) + " cases; narrow the lists or ranges");
-    cases.assign(n, Params::defaults(axes));
+    cases.assign(n, base);
     for (std::size_t i = 0; i < n; ++i)
       for (const auto& s : sets) cases[i].set(s.name, s.values[s.values.size() == 1 ? 0 : i]);
   } else {

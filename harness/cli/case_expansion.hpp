@@ -21,5 +21,8 @@ SetArg parse_set(const std::string& text, bool allow_many);
 // values, mismatched --zip lengths, or more than `max_cases` cases.
 std::vector<Params> expand_cases(const std::vector<AxisSpec>& axes, const std::vector<SetArg>& sets, bool zip,
                                  std::size_t max_cases = 100000);
+// The same, starting from `base` instead of the defaults (a model profile's shape, say).
+std::vector<Params> expand_cases(const Params& base, const std::vector<AxisSpec>& axes, const std::vector<SetArg>& sets,
+                                 bool zip, std::size_t max_cases = 100000);
 
 }  // namespace gridfuzz::cli

@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   add(add_limits_command);
   add(add_devices_command);
   add(add_list_command);
+  add(add_models_command);
   add(add_run_command);
   add(add_replay_command);
   add(add_worker_command);

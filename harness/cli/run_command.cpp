@@ -7,6 +7,7 @@
 #include "case_expansion.hpp"
 #include "commands.hpp"
 #include "gridfuzz/reports/csv_writer.hpp"
+#include "model_option.hpp"
 #include "parse.hpp"
 #include "session.hpp"
 
@@ -17,6 +18,7 @@ struct RunArgs {
   std::string kernel;
   std::vector<std::string> variants{};
   std::vector<std::string> sets;
+  std::string models;  // --model: start from these profiles' shapes
   bool zip = false;
   std::uint64_t seed = 1;
   EngineOptions engine;
@@ -47,6 +49,9 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("kernel", a->kernel, "kernel name (see `gridfuzz list`)")->required();
   cmd->add_option("--variant", a->variants, "variant(s) to run (default: all)");
   cmd->add_option("--set", a->sets, "axis value: name=value, name=a,b,c or name=lo:hi[:step]");
+  cmd->add_option("--model", a->models,
+                  "start from each shape of these model profiles (NAME[,NAME...]; --set overrides a value they set; "
+                  "see `gridfuzz models`)");
   cmd->add_flag("--zip", a->zip, "pair the i-th values of every --set instead of taking the product");
   cmd->add_option("--seed", a->seed, "input seed (default 1)")->check(whole_number());
   add_engine_options(*cmd, a->engine);
@@ -60,7 +65,15 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
     // before the CSV is opened, so bad input changes no file.
     std::vector<Case> cases;
     std::set<std::string> ids;
-    for (const auto& params : expand_cases(k.axes(), sets, a->zip))
+    std::vector<Params> starts{Params::defaults(k.axes())};
+    if (!a->models.empty()) {
+      starts.clear();
+      for (const ModelStart& m : model_starts(k, parse_models(a->models))) starts.push_back(m.params);
+    }
+    std::vector<Params> all_params;
+    for (const Params& start : starts)
+      for (Params& p : expand_cases(start, k.axes(), sets, a->zip)) all_params.push_back(std::move(p));
+    for (const auto& params : all_params)
       for (const auto& v : variants) {
         Case c{k.name(), v, params, a->seed};
         if (!ids.insert(c.id()).second) continue;

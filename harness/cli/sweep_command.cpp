@@ -5,10 +5,13 @@
 // the cases over several GPUs (sweep_run.hpp says how the results stay the same). Row lines and
 // the summary go to stdout, notes and progress to stderr; --json prints the summary as one JSON
 // object instead (and no row lines: the rows are in the CSV).
+#include <fnmatch.h>
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
@@ -17,6 +20,7 @@
 #include "gridfuzz/reports/csv_writer.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "json_writer.hpp"
+#include "model_option.hpp"
 #include "parse.hpp"
 #include "progress.hpp"
 #include "session.hpp"
@@ -31,7 +35,9 @@ namespace {
 constexpr std::uint64_t kMaxRandomCases = 10'000'000;
 
 struct SweepArgs {
-  std::vector<std::string> kernels;
+  std::vector<std::string> kernels;  // names or globs ('gguf.*')
+  std::vector<std::string> variants;  // run only these (empty: all)
+  std::string models = "all";         // --model: the profiles whose shapes the sweep starts from too
   std::size_t cases = 10;
   std::uint64_t seed = 1;
   double time_budget_s = 0;
@@ -69,6 +75,50 @@ std::vector<int> resolve_devices(const std::string& text, const GlobalOptions& g
     throw device::NoDeviceError(e.what());
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  }
+}
+
+// Kernel names and globs ('gguf.*', fnmatch rules) -> kernels, in registry order, once each. A
+// pattern that matches nothing is an error: a typo must not make a green sweep of nothing.
+std::vector<const Kernel*> select_kernels(const std::vector<std::string>& patterns, Session& session) {
+  std::vector<const Kernel*> out;
+  if (patterns.empty()) {
+    for (const auto& k : builtin_registry().all()) out.push_back(k.get());
+    return out;
+  }
+  std::set<const Kernel*> taken;
+  for (const std::string& pattern : patterns) {
+    if (pattern.find_first_of("*?[") == std::string::npos) {
+      const Kernel* k = &session.kernel(pattern);
+      if (taken.insert(k).second) out.push_back(k);
+      continue;
+    }
+    bool matched = false;
+    for (const auto& k : builtin_registry().all())
+      if (fnmatch(pattern.c_str(), k->name().c_str(), 0) == 0) {
+        matched = true;
+        if (taken.insert(k.get()).second) out.push_back(k.get());
+      }
+    if (!matched) throw UsageError("no kernel matches '" + pattern + "' (see `gridfuzz list`)");
+  }
+  return out;
+}
+
+// Every --variant must be a variant of at least one swept kernel.
+void check_variants(const std::vector<const Kernel*>& kernels, const std::vector<std::string>& variants) {
+  for (const std::string& v : variants) {
+    bool known = false;
+    std::set<std::string> all;
+    for (const Kernel* k : kernels)
+      for (const std::string& kv : k->variants()) {
+        all.insert(kv);
+        known = known || kv == v;
+      }
+    if (!known) {
+      std::string list;
+      for (const auto& x : all) list += (list.empty() ? "" : ", ") + x;
+      throw UsageError("--variant: no swept kernel has a variant '" + v + "' (they have " + list + ")");
+    }
   }
 }
 
@@ -143,7 +193,12 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   auto a = std::make_shared<SweepArgs>();
   a->engine.csv = "gridfuzz-report.csv";
   auto* cmd = app.add_subcommand("sweep", "boundary + random sweep of every kernel and variant (the default job)");
-  cmd->add_option("kernel", a->kernels, "kernels to sweep (default: all)");
+  cmd->add_option("kernel", a->kernels, "kernels to sweep, names or globs like 'gguf.*' (default: all)");
+  cmd->add_option("--variant", a->variants,
+                  "run only these variants (the boundaries of every variant are still run for them)");
+  cmd->add_option("--model", a->models,
+                  "start shapes: the defaults and these model profiles' shapes (NAME[,NAME...], all, or none; "
+                  "default all; see `gridfuzz models`)");
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 10, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
@@ -166,10 +221,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const auto started = std::chrono::steady_clock::now();  // the time budget counts from here
     const auto shard = a->shard.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parse_shard(a->shard);
     Session session(global, a->engine, resolve_devices(a->devices, global, a->engine));
-    std::vector<const Kernel*> kernels;
-    if (a->kernels.empty())
-      for (const auto& k : builtin_registry().all()) kernels.push_back(k.get());
-    for (const auto& name : a->kernels) kernels.push_back(&session.kernel(name));
+    const std::vector<const Kernel*> kernels = select_kernels(a->kernels, session);
+    SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
+    check_variants(kernels, a->variants);
 
     // Every argument is checked before the CSV is touched; the writer then locks the file before
     // it reads, sets aside or appends anything.
@@ -190,7 +244,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       std::cerr << "note: devices " << join_devices(session.devices()) << " (" << session.limits().limits.name
                 << "), one worker each, cases from one queue\n";
 
-    std::vector<SweepTarget> targets = plan_sweep(kernels, session.limits().limits);
+    SweepPlan plan = plan_sweep(kernels, session.limits().limits, plan_options);
+    std::vector<SweepTarget> targets = std::move(plan.targets);
     if (shard.second > 1) {
       std::vector<SweepTarget> mine;
       for (std::size_t i = shard.first; i < targets.size(); i += shard.second) mine.push_back(std::move(targets[i]));
@@ -206,11 +261,14 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
 
     const auto t0 = started;
     const SweepSettings settings{.cases = a->cases, .seed = a->seed, .time_budget_s = a->time_budget_s, .start = started};
-    const SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
+    SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
       csv.write(row);
       progress.step(format_row_line(row), is_failure(row.get("verdict")));
     });
     progress.finish();
+    // What the plan left out (shapes a kernel refuses, cases over the device's memory) is said with
+    // the sweep's own notes, at the end and in --json.
+    summary.notes.insert(summary.notes.begin(), plan.notes.begin(), plan.notes.end());
     const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     std::vector<std::string> saved;

@@ -1,46 +1,133 @@
 #include "sweep_plan.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <set>
 #include <stdexcept>
 
+#include "gridfuzz/guarded_buffers.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
+#include "gridfuzz/size_crossings.hpp"
 
 namespace gridfuzz::cli {
 
-std::vector<SweepTarget> plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits) {
-  std::vector<SweepTarget> targets;
+namespace {
+
+struct StartShape {
+  std::string label;  // "defaults" or "<profile>:<role>"
+  Params params;
+  std::set<std::string> fixed_axes;  // the axes a profile sets: they are the model, not swept
+};
+
+// The kernel's defaults, then each profile shape it takes (one it refuses is noted, not run).
+std::vector<StartShape> start_shapes(const Kernel& k, const SweepPlanOptions& options, std::vector<std::string>& notes) {
+  const auto axes = k.axes();
+  const Params defaults = Params::defaults(axes);
+  std::vector<StartShape> out{{"defaults", defaults}};
+  for (const ModelProfile* profile : options.profiles)
+    for (const ProfileShape& shape : shapes_for_axes(*profile, axes)) {
+      const Params p = apply_shape(shape, defaults, axes);
+      std::optional<std::string> why = Params::validate(p, axes);
+      if (!why) why = k.check(p);
+      if (why) {
+        notes.push_back(k.name() + ": model shape " + shape.label() + " left out: " + *why);
+        continue;
+      }
+      std::set<std::string> fixed;
+      for (const auto& kv : shape.values) fixed.insert(kv.first);
+      for (const auto& kv : shape.optional) fixed.insert(kv.first);
+      out.push_back({shape.label(), p, std::move(fixed)});
+    }
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p) {
+  std::vector<BufferSpec> specs = kernel.buffers(p), outputs;
+  for (const BufferSpec& b : specs)
+    if (b.role == BufferRole::output) outputs.push_back(b);
+  return GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs);
+}
+
+SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,
+                     const SweepPlanOptions& options) {
+  SweepPlan plan;
+  std::size_t over_memory = 0;
+  std::uint64_t largest_over = 0;
   for (const Kernel* k : kernels) {
-    const Params base = Params::defaults(k->axes());
-    for (const std::string& variant : k->variants()) {
+    const auto axes = k->axes();
+    const auto variants = k->variants();
+    std::vector<std::string> run_variants;
+    for (const std::string& v : variants)
+      if (options.variants.empty() ||
+          std::find(options.variants.begin(), options.variants.end(), v) != options.variants.end())
+        run_variants.push_back(v);
+    if (run_variants.empty()) continue;
+
+    // Every start shape's boundaries, for every variant; the points (start shape, axis value)
+    // are shared by all variants.
+    std::map<std::string, std::vector<ModelBoundary>> boundaries;  // by variant
+    std::vector<std::pair<int, Params>> points;                     // (tier, shape)
+    for (const StartShape& start : start_shapes(*k, options, plan.notes)) {
+      const bool from_defaults = start.label == "defaults";
+      points.emplace_back(from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params);
+      auto add_points = [&](const std::vector<ModelBoundary>& found, int tier) {
+        for (const ModelBoundary& b : found) {
+          if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
+          const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
+          for (std::int64_t d = -2; d <= 2; ++d) {
+            const std::int64_t v = b.first_bad + d * axis->step;
+            if (v < axis->min || v > axis->max) continue;
+            Params p = start.params;
+            p.set(b.axis, std::to_string(v));
+            points.emplace_back(tier, std::move(p));
+          }
+        }
+      };
+      for (const std::string& variant : variants) {
+        const auto predicted = model_boundaries(*k, variant, start.params, limits, start.fixed_axes);
+        const auto sizes = size_crossings(*k, variant, start.params, limits, start.fixed_axes);
+        add_points(predicted, from_defaults ? kDefaultBoundaries : kProfileBoundaries);
+        add_points(sizes, from_defaults ? kDefaultSizes : kProfileSizes);
+        auto& mine = boundaries[variant];
+        mine.insert(mine.end(), predicted.begin(), predicted.end());
+        mine.insert(mine.end(), sizes.begin(), sizes.end());
+      }
+    }
+    // Valid points, once each (at their most telling tier), that fit in the device's memory.
+    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<int, Params>> kept;
+    std::set<std::string> seen;
+    for (auto& [tier, p] : points) {
+      if (k->check(p) || !seen.insert(p.to_string()).second) continue;
+      const std::uint64_t need = case_device_bytes(*k, p);
+      if (limits.total_mem_bytes > 0 && need > limits.total_mem_bytes) {
+        ++over_memory;
+        largest_over = std::max(largest_over, need);
+        continue;
+      }
+      kept.emplace_back(tier, std::move(p));
+    }
+    for (const std::string& variant : run_variants) {
       SweepTarget t;
       t.kernel = k;
       t.variant = variant;
-      t.boundaries = model_boundaries(*k, variant, base, limits);
-      std::set<std::string> seen;
-      // The defaults themselves, then every boundary from two steps below to two above.
-      auto add = [&](const Params& p) {
-        if (k->check(p)) return;
-        Case c{k->name(), variant, p, 1};
-        if (seen.insert(c.replay()).second) t.boundary_cases.push_back(std::move(c));
-      };
-      add(base);
-      for (const ModelBoundary& b : t.boundaries) {
-        const auto& axes = k->axes();
-        const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
-        for (std::int64_t d = -2; d <= 2; ++d) {
-          const std::int64_t v = b.first_bad + d * axis->step;
-          if (v < axis->min || v > axis->max) continue;
-          Params p = base;
-          p.set(b.axis, std::to_string(v));
-          add(p);
-        }
+      t.boundaries = boundaries[variant];
+      for (const auto& [tier, p] : kept) {
+        t.boundary_cases.push_back(Case{k->name(), variant, p, 1});
+        t.tiers.push_back(tier);
       }
-      targets.push_back(std::move(t));
+      plan.targets.push_back(std::move(t));
     }
   }
-  return targets;
+  if (over_memory > 0)
+    plan.notes.push_back(std::to_string(over_memory) + " boundary shape(s) left out: larger than the device's memory (" +
+                         std::to_string(limits.total_mem_bytes >> 20) + " MiB; the largest needs " +
+                         std::to_string(largest_over >> 20) + " MiB)");
+  return plan;
 }
 
 std::string save_to_corpus(const Case& c, const std::string& dir) {
@@ -72,7 +159,10 @@ rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBound
                                std::uint64_t v = x.second < 0 ? (x.first - lo >= d ? x.first - d : lo) : x.first + d;
                                return std::min(v, hi);
                              });
-    auto value = rc::gen::weightedOneOf<std::uint64_t>({{3, near}, {1, properties::log_uniform(lo, hi)}});
+    // Whichever branch drew it, a failing value also shrinks towards the axis minimum, so the
+    // minimal case is the smallest failing value, not the nearest anchor.
+    auto value = rc::gen::shrink(rc::gen::weightedOneOf<std::uint64_t>({{3, near}, {1, properties::log_uniform(lo, hi)}}),
+                                 [lo](std::uint64_t v) { return rc::shrink::towards(v, lo); });
     axis_gens.push_back(rc::gen::map(value, [name = a.name, lo, step](std::uint64_t v) {
       return std::make_pair(name, std::to_string(lo + (v - lo) / step * step));  // onto the axis grid
     }));

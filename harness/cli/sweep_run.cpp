@@ -58,6 +58,9 @@ std::uint64_t id_key(const std::string& id) {
 
 std::string target_key(const std::string& kernel, const std::string& variant) { return kernel + "\n" + variant; }
 
+// A case without a recorded tier (a target built by hand) runs with the first.
+int tier_of(const SweepTarget& t, std::size_t i) { return i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries; }
+
 class SweepRun {
  public:
   SweepRun(const SweepSettings& s, CaseExecutor& executor, const std::map<std::string, reports::CsvRow>& done,
@@ -67,12 +70,16 @@ class SweepRun {
   }
 
   SweepSummary run(const std::vector<SweepTarget>& targets) {
-    // 1. Boundary cases, then 2. random cases as rapidcheck draws them, in chunks.
-    for (const SweepTarget& t : targets)
-      for (Case c : t.boundary_cases) {
-        c.seed = s_.seed;
-        submit(c);
-      }
+    // 1. Boundary cases, tier by tier across all targets (sweep_plan.hpp, SweepTier), then
+    //    2. random cases as rapidcheck draws them, in chunks.
+    for (int tier = kDefaultBoundaries; tier <= kProfileSizes; ++tier)
+      for (const SweepTarget& t : targets)
+        for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+          if (tier_of(t, i) != tier) continue;
+          Case c = t.boundary_cases[i];
+          c.seed = s_.seed;
+          submit(c);
+        }
     if (s_.cases > 0)
       for (const SweepTarget& t : targets) {
         if (out_of_time()) break;

@@ -34,72 +34,91 @@ BisectResult bisect_first_bad(std::int64_t lo, std::int64_t hi, std::int64_t ste
   return r;
 }
 
-namespace {
-
-// The prediction at `value` on `axis`, moving up to the next value check() accepts.
-std::optional<Prediction> predict_at(const Kernel& k, const std::string& variant, Params p, const AxisSpec& axis,
-                                     std::int64_t value, const DeviceLimits& limits) {
+std::optional<Params> valid_params_at(const Kernel& k, Params p, const AxisSpec& axis, std::int64_t value) {
   for (int tries = 0; tries < 64 && value <= axis.max; ++tries, value += axis.step) {
     p.set(axis.name, std::to_string(value));
-    if (k.check(p)) continue;
-    return predict(k.plan(p, variant, limits), limits);
+    if (!k.check(p)) return p;
   }
   return std::nullopt;
 }
 
-bool index_bad(const Prediction& p, const std::string& name) {
-  for (const auto& iv : p.indices)
-    if (iv.name == name) return !iv.safe;
-  return false;
+std::vector<AxisChange> axis_changes(const Kernel& k, const Params& base, const AxisSpec& axis,
+                                     const std::function<std::vector<bool>(const Params&)>& states) {
+  std::vector<AxisChange> out;
+  if (axis.is_choice()) return out;
+  const std::int64_t step = axis.step < 1 ? 1 : axis.step;
+  if (!valid_params_at(k, base, axis, axis.max) || !valid_params_at(k, base, axis, axis.min)) return out;
+  // Sample points: min, min + 2^(j/4) steps for growing j, max (all on the axis grid).
+  std::vector<std::int64_t> points{axis.min};
+  const std::int64_t span_steps = (axis.max - axis.min) / step;
+  for (int j = 0; j < 4 * 63; ++j) {
+    const double offset = std::pow(2.0, j / 4.0);
+    if (offset >= static_cast<double>(span_steps)) break;
+    const std::int64_t v = axis.min + static_cast<std::int64_t>(offset) * step;
+    if (v != points.back()) points.push_back(v);
+  }
+  const std::int64_t last = axis.min + span_steps * step;
+  if (last != points.back()) points.push_back(last);
+
+  // A value with no valid params reads as "nothing holds" (as a case that cannot be formed).
+  std::size_t count = 0;
+  auto states_at = [&](std::int64_t v) {
+    const auto p = valid_params_at(k, base, axis, v);
+    std::vector<bool> s = p ? states(*p) : std::vector<bool>();
+    if (count == 0) count = s.size();
+    s.resize(count, false);
+    return s;
+  };
+  std::vector<std::vector<bool>> sampled;
+  sampled.reserve(points.size());
+  for (const std::int64_t v : points) sampled.push_back(states_at(v));
+  for (auto& s : sampled) s.resize(count, false);  // the first points may have had none
+  for (std::size_t signal = 0; signal < count; ++signal) {
+    if (sampled.front()[signal]) out.push_back({signal, points.front(), true});
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      const bool now = sampled[i][signal];
+      if (now == sampled[i - 1][signal]) continue;
+      // The change lies in (points[i-1], points[i]]: bisect for the first value on the new side.
+      const BisectResult b = bisect_first_bad(points[i - 1], points[i], step,
+                                              [&](std::int64_t v) { return states_at(v)[signal] == now; });
+      out.push_back({signal, *b.first_bad, now});
+    }
+  }
+  return out;
 }
 
-}  // namespace
-
 std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& variant, const Params& base,
-                                            const DeviceLimits& limits) {
+                                            const DeviceLimits& limits,
+                                            const std::set<std::string>& skip_axes) {
   std::vector<ModelBoundary> out;
   for (const AxisSpec& axis : k.axes()) {
-    if (axis.is_choice()) continue;
-    const std::int64_t step = axis.step < 1 ? 1 : axis.step;
-    const auto at_max = predict_at(k, variant, base, axis, axis.max, limits);
-    if (!at_max || !predict_at(k, variant, base, axis, axis.min, limits)) continue;
-    // Sample points: min, min + 2^(j/4) steps for growing j, max (all on the axis grid).
-    std::vector<std::int64_t> points{axis.min};
-    const std::int64_t span_steps = (axis.max - axis.min) / step;
-    for (int j = 0; j < 4 * 63; ++j) {
-      const double offset = std::pow(2.0, j / 4.0);
-      if (offset >= static_cast<double>(span_steps)) break;
-      const std::int64_t v = axis.min + static_cast<std::int64_t>(offset) * step;
-      if (v != points.back()) points.push_back(v);
-    }
-    const std::int64_t last = axis.min + span_steps * step;
-    if (last != points.back()) points.push_back(last);
-
+    if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
+    const auto at_max = valid_params_at(k, base, axis, axis.max);
+    if (!at_max) continue;
+    // The signals: the launch as a whole, and each index the plan declares (named at the maximum).
     std::vector<std::string> signals{"launch"};
-    for (const auto& iv : at_max->indices) signals.push_back(iv.name);
-    for (const std::string& signal : signals) {
-      auto bad = [&](std::int64_t v) {
-        const auto p = predict_at(k, variant, base, axis, v, limits);
-        if (!p) return false;
-        return signal == "launch" ? !p->accepted() : index_bad(*p, signal);
-      };
-      bool prev = bad(points.front());
-      if (prev) {  // bad from the very first value: that is a boundary too (the axis minimum)
-        const auto p = predict_at(k, variant, base, axis, points.front(), limits);
-        out.push_back({axis.name, signal, points.front(), signal == "launch" ? p->outcome : "wrap:" + signal, true});
+    for (const auto& iv : predict(k.plan(*at_max, variant, limits), limits).indices) signals.push_back(iv.name);
+    auto bad_states = [&](const Prediction& pred) {
+      std::vector<bool> s{!pred.accepted()};
+      for (std::size_t i = 1; i < signals.size(); ++i) {
+        bool bad = false;
+        for (const auto& iv : pred.indices)
+          if (iv.name == signals[i]) bad = !iv.safe;
+        s.push_back(bad);
       }
-      for (std::size_t i = 1; i < points.size(); ++i) {
-        const bool now = bad(points[i]);
-        if (now == prev) continue;
-        // The change lies in (points[i-1], points[i]]: bisect for the first value on the new side.
-        const BisectResult b =
-            bisect_first_bad(points[i - 1], points[i], step, [&](std::int64_t v) { return bad(v) == now; });
-        const std::int64_t at = *b.first_bad;
-        const std::int64_t bad_side = now ? at : at - step;
-        const auto p = predict_at(k, variant, base, axis, bad_side, limits);
-        out.push_back({axis.name, signal, at, signal == "launch" ? p->outcome : "wrap:" + signal, now});
-        prev = now;
-      }
+      return s;
+    };
+    const auto changes = axis_changes(k, base, axis, [&](const Params& p) {
+      return bad_states(predict(k.plan(p, variant, limits), limits));
+    });
+    for (const AxisChange& c : changes) {
+      const std::string& signal = signals[c.signal];
+      const std::int64_t bad_side = c.now ? c.at : c.at - axis.step;
+      const auto p = valid_params_at(k, base, axis, bad_side);
+      const std::string rule = signal != "launch" ? "wrap:" + signal
+                               : p                ? predict(k.plan(*p, variant, limits), limits).outcome
+                                                  : std::string("refuse");
+      out.push_back({axis.name, signal, c.at, rule, c.now});
     }
   }
   return out;

@@ -77,7 +77,7 @@ class SimulatedDevices : public CaseExecutor {
 std::vector<SweepTarget> targets_of(const std::vector<std::string>& names, const DeviceLimits& limits) {
   std::vector<const Kernel*> kernels;
   for (const auto& n : names) kernels.push_back(builtin_registry().find(n).get());
-  return plan_sweep(kernels, limits);
+  return plan_sweep(kernels, limits).targets;
 }
 
 struct Outcome {

@@ -1,0 +1,211 @@
+// Where the sweep aims: the model-blind size crossings (from declared buffers and launches alone),
+// the model profiles, and the plan that runs every variant at every boundary of any variant.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "gridfuzz/model_profiles.hpp"
+#include "gridfuzz/size_crossings.hpp"
+#include "model_option.hpp"
+#include "parse.hpp"
+#include "session.hpp"
+#include "sweep_plan.hpp"
+
+using namespace gridfuzz;
+
+namespace {
+
+// A host-only kernel whose one buffer holds n * per_n elements of `type`, launched as one
+// 1-D grid of ceil(n/256) blocks of 256 threads: what a plugin declares, with no index ranges.
+class SizedKernel : public Kernel {
+ public:
+  SizedKernel(std::uint64_t per_n, ElementType type) : per_n_(per_n), type_(type) {}
+  std::string name() const override { return "test.sized"; }
+  std::string description() const override { return "one buffer of n*per_n elements"; }
+  std::vector<std::string> variants() const override { return {"only"}; }
+  std::vector<AxisSpec> axes() const override { return {{"n", "elements / per_n", "1", {}, 1, 1ll << 40, 1}}; }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  LaunchPlan plan(const Params& p, const std::string&, const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back({"k", {ceil_blocks(p.get_u64("n")), 1, 1}, {256, 1, 1}});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers(const Params& p) const override {
+    return {{"data", BufferRole::output, type_, p.get_u64("n") * per_n_}};
+  }
+  std::uint64_t bytes_moved(const Params&) const override { return 0; }
+  std::vector<SplitPiece> split(const Params&, const DeviceLimits&) const override { return {}; }
+  ComparePolicy compare_policy(const Params&, const std::string&) const override { return {}; }
+  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
+  void launch(const Params&, const std::string&, const DeviceLimits&, const BufferSet&, device::Launcher&,
+              CUstream) const override {
+    unused();
+  }
+  void launch_split_reference(const Params&, const DeviceLimits&, const BufferSet&, device::Launcher&,
+                              CUstream) const override {
+    unused();
+  }
+  std::vector<ReferenceSample> cpu_reference(const Params&, const BufferSet&, std::uint64_t,
+                                             std::size_t) const override {
+    unused();
+    return {};
+  }
+
+ private:
+  static std::uint64_t ceil_blocks(std::uint64_t n) { return (n + 255) / 256; }
+  [[noreturn]] static void unused() { throw std::logic_error("host-only test kernel"); }
+  std::uint64_t per_n_;
+  ElementType type_;
+};
+
+std::optional<std::int64_t> crossing(const std::vector<ModelBoundary>& found, const std::string& rule) {
+  for (const auto& b : found)
+    if (b.rule == rule && b.becomes_bad) return b.first_bad;
+  return std::nullopt;
+}
+
+std::int64_t ceil_div_i(std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>((a + b - 1) / b); }
+
+}  // namespace
+
+// The crossing of every declared size is the exact first n at which it reaches 2^31 and 2^32.
+RC_GTEST_PROP(SizeCrossings, AreTheExactFirstValuesAtEachThreshold, ()) {
+  const std::uint64_t per_n = *rc::gen::inRange<std::uint64_t>(1, 5000);
+  const ElementType type = *rc::gen::element(ElementType::u8, ElementType::f16, ElementType::f32);
+  SizedKernel k(per_n, type);
+  const auto found = size_crossings(k, "only", Params::defaults(k.axes()), *device_preset("sm_90"));
+  const std::uint64_t eb = element_bytes(type);
+  for (const std::uint64_t t : kSizeThresholds) {
+    const std::string power = t == (1ull << 31) ? "2^31" : "2^32";
+    RC_ASSERT(crossing(found, "size:buffer data elements >= " + power) == ceil_div_i(t, per_n));
+    RC_ASSERT(crossing(found, "size:buffer data bytes >= " + power) == ceil_div_i(t, per_n * eb));
+    // Threads: ceil(n/256)*256 >= t  <=>  n > t - 256.
+    RC_ASSERT(crossing(found, "size:launch threads >= " + power) == static_cast<std::int64_t>(t - 255));
+    RC_ASSERT(crossing(found, "size:launch threads.x >= " + power) == static_cast<std::int64_t>(t - 255));
+  }
+}
+
+TEST(ModelProfiles, NamedOnceEachWithASourceAndTheShapesTheyClaim) {
+  std::set<std::string> names;
+  for (const ModelProfile& m : model_profiles()) {
+    EXPECT_TRUE(names.insert(m.name).second) << m.name;
+    EXPECT_FALSE(m.source.empty()) << m.name;
+    EXPECT_GT(m.hidden, 0u);
+    EXPECT_GT(m.vocab, 0u);
+    EXPECT_EQ(m.is_moe(), m.top_k > 0 && m.expert_intermediate > 0) << m.name;
+  }
+  for (const char* required : {"llama3-8b", "llama3-70b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gemma-3-27b",
+                               "gemma-4-26b-a4b", "deepseek-v3", "mixtral-8x7b", "gpt-oss-120b"})
+    EXPECT_TRUE(find_model_profile(required)) << required;
+  const auto deepseek = profile_shapes(*find_model_profile("deepseek-v3"));
+  const auto gate_up = std::find_if(deepseek.begin(), deepseek.end(), [](const auto& s) { return s.role == "moe.gate_up"; });
+  ASSERT_NE(gate_up, deepseek.end());
+  EXPECT_EQ(gate_up->values.at("rows"), "4096");  // 2 x moe_intermediate_size 2048, fused
+  EXPECT_EQ(gate_up->values.at("cols"), "7168");
+  EXPECT_EQ(gate_up->values.at("experts"), "256");
+}
+
+TEST(ModelProfiles, EachKernelTakesTheShapesItsAxesName) {
+  const auto& registry = cli::builtin_registry();
+  const ModelProfile& qwen = *find_model_profile("qwen3-235b-a22b");
+  auto roles = [&](const std::string& kernel) {
+    std::set<std::string> out;
+    for (const auto& s : shapes_for_axes(qwen, registry.find(kernel)->axes())) out.insert(s.role);
+    return out;
+  };
+  EXPECT_EQ(roles("gguf.moe_vec"), (std::set<std::string>{"moe.gate_up", "moe.down"}));
+  EXPECT_EQ(roles("affine.qmm"), (std::set<std::string>{"lm_head"}));
+  EXPECT_EQ(roles("gguf.mmvq"), (std::set<std::string>{"ffn.up", "ffn.down"}));
+  const auto down = cli::model_starts(*registry.find("gguf.moe_vec"), {&qwen});
+  ASSERT_EQ(down.size(), 2u);
+  EXPECT_EQ(down[1].params.get("proj"), "down");
+  EXPECT_EQ(down[1].params.get("rows"), "4096");
+  EXPECT_EQ(down[1].params.get("cols"), "1536");
+  EXPECT_THROW(cli::parse_models("llama3-8b,no-such-model"), cli::UsageError);
+  EXPECT_EQ(cli::parse_models("all").size(), model_profiles().size());
+  EXPECT_TRUE(cli::parse_models("none").empty());
+}
+
+namespace {
+
+// The static default plan of the built-in kernels on sm_90, computed once.
+const cli::SweepPlan& default_plan() {
+  static const cli::SweepPlan plan = [] {
+    std::vector<const Kernel*> kernels;
+    for (const auto& k : cli::builtin_registry().all()) kernels.push_back(k.get());
+    return cli::plan_sweep(kernels, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+  }();
+  return plan;
+}
+
+bool planned(const std::string& kernel, const std::string& variant, const std::map<std::string, std::string>& values) {
+  for (const auto& t : default_plan().targets) {
+    if (t.kernel->name() != kernel || t.variant != variant) continue;
+    for (const Case& c : t.boundary_cases)
+      if (std::all_of(values.begin(), values.end(), [&](const auto& kv) { return c.params.get(kv.first) == kv.second; }))
+        return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// The seed's headline cases are in the default sweep for every variant, not only where the
+// legacy twin's model predicts them.
+TEST(SweepPlan, RunsEveryVariantAtTheHeadlineBoundaries) {
+  for (const char* variant : {"legacy", "fixed"}) {
+    EXPECT_TRUE(planned("affine.qmm", variant, {{"tokens", "16744"}, {"vocab", "128256"}})) << variant;
+    EXPECT_TRUE(planned("affine.qmm", variant, {{"tokens", "14135"}, {"vocab", "151936"}})) << variant;
+    EXPECT_TRUE(planned("affine.qmm", variant, {{"tokens", "8192"}, {"vocab", "262144"}})) << variant;
+    EXPECT_TRUE(planned("gguf.moe_vec", variant, {{"tokens", "8192"}, {"top_k", "8"}, {"quant", "q4_0"}})) << variant;
+  }
+}
+
+// Where the LM head's output (tokens x vocab, 2-byte elements) crosses 2^31 bytes, for each
+// profile's vocab: a size no index declaration has to name.
+TEST(SweepPlan, ReachesTheOutputByteCrossingForEveryProfileVocab) {
+  const Kernel& qmm = *cli::builtin_registry().find("affine.qmm");
+  for (const ModelProfile& m : model_profiles()) {
+    if (qmm.check(apply_shape(shapes_for_axes(m, qmm.axes()).front(), Params::defaults(qmm.axes()), qmm.axes())) ||
+        Params::validate(apply_shape(shapes_for_axes(m, qmm.axes()).front(), Params::defaults(qmm.axes()), qmm.axes()),
+                         qmm.axes())) {
+      // A vocab the kernel cannot take (gemma-3's 262208 is no multiple of 128): left out, and said.
+      const auto& notes = default_plan().notes;
+      EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [&](const std::string& n) {
+        return n.find("affine.qmm: model shape " + m.name + ":lm_head left out") != std::string::npos;
+      })) << m.name;
+      continue;
+    }
+    const std::uint64_t tokens = ((1ull << 31) + 2 * m.vocab - 1) / (2 * m.vocab);
+    for (const char* variant : {"legacy", "fixed"})
+      EXPECT_TRUE(planned("affine.qmm", variant,
+                          {{"tokens", std::to_string(tokens)}, {"vocab", std::to_string(m.vocab)}, {"dtype", "bf16"}}))
+          << m.name << " " << variant << " tokens " << tokens;
+  }
+}
+
+TEST(SweepPlan, VariantFilterKeepsTheOtherVariantsBoundaries) {
+  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
+  const auto plan = cli::plan_sweep({&k}, *device_preset("sm_90"), {.profiles = {}, .variants = {"fixed"}});
+  ASSERT_EQ(plan.targets.size(), 1u);
+  EXPECT_EQ(plan.targets[0].variant, "fixed");
+  bool at_legacy_boundary = false;
+  for (const Case& c : plan.targets[0].boundary_cases)
+    at_legacy_boundary |= c.params.get("tokens") == "8192" && c.params.get("top_k") == "8";
+  EXPECT_TRUE(at_legacy_boundary) << "fixed must run where legacy is refused";
+}
+
+// Shapes larger than the device are left out, counted and said; nothing else is.
+TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
+  DeviceLimits small = *device_preset("sm_90");
+  small.total_mem_bytes = 64ull << 20;
+  const Kernel& k = *cli::builtin_registry().find("affine.qmm");
+  const auto plan = cli::plan_sweep({&k}, small, {});
+  for (const auto& t : plan.targets)
+    for (const Case& c : t.boundary_cases) EXPECT_LE(cli::case_device_bytes(k, c.params), small.total_mem_bytes);
+  ASSERT_FALSE(plan.notes.empty());
+  EXPECT_NE(plan.notes.back().find("larger than the device's memory"), std::string::npos) << plan.notes.back();
+}
