@@ -183,7 +183,8 @@ std::vector<ReferenceSample> AffineMatmulKernel::cpu_reference(const Params& p, 
   for (std::size_t i = 0; i < count; ++i) {
     // Half the samples in the last 64 output rows: a row past an int32 or grid boundary fails first there.
     const std::uint64_t tail = std::min<std::uint64_t>(total_rows, 64);
-    const std::uint64_t flat_row = i % 2 ? total_rows - 1 - next() % tail : next() % total_rows;
+    // Sample 1 is the last row of the last slice, whose expert is the highest (fill_kernels.cu).
+    const std::uint64_t flat_row = i == 1 ? total_rows - 1 : i % 2 ? total_rows - 1 - next() % tail : next() % total_rows;
     const std::uint64_t col = next() % s.n;
     const std::uint64_t slice = flat_row / rows, row = flat_row % rows;
     const std::uint64_t x_row = ix.gather ? read_one<std::uint32_t>(bufs, ix.lhs, slice) * rows + row : flat_row;

@@ -47,7 +47,9 @@ __global__ void fill_pairs_kernel(std::uint32_t* lhs, std::uint32_t* rhs, std::u
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t p = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < pairs; p += stride) {
     lhs[p] = static_cast<std::uint32_t>(p / top_k);
-    rhs[p] = static_cast<std::uint32_t>(mix(p, seed ^ 0x5EEDull) % experts);
+    // The last pair always uses the highest expert, so the largest weight offset the model
+    // predicts is formed on the GPU and sampled by the CPU reference (affine_matmul_kernel.cpp).
+    rhs[p] = static_cast<std::uint32_t>(p == pairs - 1 ? experts - 1 : mix(p, seed ^ 0x5EEDull) % experts);
   }
 }
 

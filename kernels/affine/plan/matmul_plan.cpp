@@ -104,7 +104,10 @@ AffinePlan plan_legacy(const MatmulShape& s) {
   a.l = l;
   out.launches.push_back(a);
   out.plan.launches.push_back(a.spec);
-  out.plan.indices = index_ranges(offset_maxima(s, s.m, grid_z), IndexType::int32, IndexType::int32);
+  // qmm forms every offset in int; qmv forms out and x in int but the weight and scale offsets in
+  // int64 ((int64(col) + n*w_batch)*row_words, qmv_kernel.cuh), with only n*w_batch in int.
+  const IndexType weights = out.path == MatmulPath::qmv ? IndexType::int64 : IndexType::int32;
+  out.plan.indices = index_ranges(offset_maxima(s, s.m, grid_z), IndexType::int32, weights);
   if (out.path == MatmulPath::qmv && s.gather) out.plan.indices.push_back(w_batch_rows(s, IndexType::int32));
   return out;
 }

@@ -60,7 +60,8 @@ std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, cons
   for (std::size_t k = 0; k < count; ++k) {
     // Half the samples in the last 64 pairs, where a geometry bug shows first.
     const std::uint64_t tail = std::min<std::uint64_t>(pairs, 64);
-    const std::uint64_t pair = k % 2 ? pairs - 1 - rng() % tail : rng() % pairs;
+    // Sample 1 is the last pair, which the inputs route to the highest expert (random_fill.cu).
+    const std::uint64_t pair = k == 1 ? pairs - 1 : k % 2 ? pairs - 1 - rng() % tail : rng() % pairs;
     const std::uint64_t row = k % 4 == 1 ? s.rows - 1 : rng() % s.rows;
     std::uint64_t expert = 0;
     if (!s.dense) {
