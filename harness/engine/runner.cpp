@@ -147,10 +147,21 @@ Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits
   device::DeviceBuffer flush(std::max<std::uint64_t>(limits.l2_bytes * 2, 1 << 20));
   device::Event start, stop;
   device::Launcher scratch;
-  for (int i = 0; i < options.warmup; ++i) kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+  // A call of seconds (a size-crossing shape) is timed with fewer samples: warm-up ends after a
+  // launch of more than a tenth of kTimingBudgetMs, sampling once kTimingBudgetMs have been timed
+  // (at least one sample; the row's `samples` says how many).
+  constexpr double kTimingBudgetMs = 1000;
+  for (int i = 0; i < options.warmup; ++i) {
+    start.record(stream);
+    kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+    stop.record(stream);
+    stop.synchronize();
+    if (stop.elapsed_ms_since(start) > kTimingBudgetMs / 10) break;
+  }
   sync_context();
   std::vector<double> ms;
-  for (int i = 0; i < options.samples; ++i) {
+  double timed_ms = 0;
+  for (int i = 0; i < options.samples && (ms.empty() || timed_ms < kTimingBudgetMs); ++i) {
     flush.fill_words(static_cast<std::uint32_t>(i));
     sync_context();
     scratch.clear();
@@ -159,6 +170,7 @@ Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits
     stop.record(stream);
     stop.synchronize();
     ms.push_back(stop.elapsed_ms_since(start));
+    timed_ms += ms.back();
   }
   std::sort(ms.begin(), ms.end());
   Timing t;
