@@ -293,7 +293,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     for (const auto& [v, n] : summary.by_verdict) std::cout << " " << v << "=" << n;
     std::cout << "\n";
     if (summary.budget_hit)
-      std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started\n";
+      std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started (ran "
+                << summary.ran + summary.reused << " of about " << planned << " planned)\n";
     for (const auto& f : summary.failures) std::cout << "FAIL " << f << "\n";
     std::cout << "rows: " << a->engine.csv << "\n";
     return exit_code;
