@@ -36,15 +36,27 @@ GuardedBuffers::GuardedBuffers(std::vector<BufferSpec> specs) : specs_(std::move
 CUdeviceptr GuardedBuffers::ptr(std::size_t i) const { return storage_.at(i).get() + kGuardBytes; }
 std::uint64_t GuardedBuffers::bytes(std::size_t i) const { return specs_.at(i).bytes(); }
 
+namespace {
+
+// The copies run on the legacy stream, which does not wait for the harness' non-blocking stream:
+// without this a write right after a fill kernel (or a read right after the launch) races it.
+void wait_for_queued_work(const std::string& buffer) {
+  device::check(device::driver().cuCtxSynchronize(), "cuCtxSynchronize before a host copy of buffer '" + buffer + "'");
+}
+
+}  // namespace
+
 void GuardedBuffers::read(std::size_t i, std::uint64_t offset, void* host, std::uint64_t n) const {
   if (offset > bytes(i) || n > bytes(i) - offset)
     throw std::out_of_range("read past the end of buffer '" + specs_.at(i).name + "'");
+  wait_for_queued_work(specs_.at(i).name);
   storage_[i].download(host, n, kGuardBytes + offset);
 }
 
 void GuardedBuffers::write(std::size_t i, std::uint64_t offset, const void* host, std::uint64_t n) const {
   if (offset > bytes(i) || n > bytes(i) - offset)
     throw std::out_of_range("write past the end of buffer '" + specs_.at(i).name + "'");
+  wait_for_queued_work(specs_.at(i).name);
   storage_[i].upload(host, n, kGuardBytes + offset);
 }
 

@@ -48,7 +48,9 @@ class BufferSet {
   virtual ~BufferSet() = default;
   virtual CUdeviceptr ptr(std::size_t index) const = 0;
   virtual std::uint64_t bytes(std::size_t index) const = 0;
-  // Small host reads for the CPU reference (a row of weights, one activation row, ...).
+  // Small host reads for the CPU reference (a row of weights, one activation row, ...). Both
+  // wait for all work queued on the context first (any stream), so a write after a fill kernel,
+  // or a read after the launch, cannot race it; they are synchronous copies.
   virtual void read(std::size_t index, std::uint64_t offset, void* host, std::uint64_t bytes) const = 0;
   virtual void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const = 0;
   template <class T>
