@@ -136,8 +136,9 @@ void two_axis_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
   out << "\n## Boundaries in two axes\n\n"
       << "For each value of the second axis, the first failing value of the first one, per variant (from the lines "
          "of cases that differ only in the first axis): the device's when the cases ran, else the model's "
-         "(`(model)`). `passes to N`: nothing failed up to N; `all fail from N`: the smallest value tested fails "
-         "already, so an axis held fixed is the cause; `(model: M)`: the model predicted another first fail.\n";
+         "(`(model)`). `no failure up to N`: nothing failed up to N, the largest value tested; `all fail from "
+         "N`: the smallest value tested fails already, so an axis held fixed is the cause; `(model: M)`: the "
+         "model predicted another first fail.\n";
   for (const TwoAxisTable& t : tables) {
     out << "\n### " << markdown_cell(t.kernel + " on " + t.device + ": first failing " + t.axis + " for each " +
                                       t.key_axis)

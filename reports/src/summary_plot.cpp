@@ -70,7 +70,7 @@ std::string side_text(const AxisLine* line) {
   const BoundarySide& side = observed ? *observed : predicted;
   std::string text;
   if (!side.first_fail)
-    text = "passes to " + std::to_string(side.max_judged);
+    text = "no failure up to " + std::to_string(side.max_judged);
   else if (!side.last_pass)
     text = "fails from " + std::to_string(*side.first_fail) + " (another axis)";
   else
@@ -185,8 +185,19 @@ std::optional<Drawing> summary_picture(const std::string& kernel, const std::str
       used.insert(marker);
     }
 
-  // Layout in pixels, then as screen fractions: the picture grows with the panels.
-  const int width = 1400, left = 340, right = 30, top = 48, row_px = 28, title_px = 30, legend_px = 96;
+  // The legend: one entry per marker used, the grey "through another axis", the boundary bar.
+  std::set<std::pair<Outcome, bool>> legend_shapes;
+  bool any_through = false;
+  for (const Marker& m : used) {
+    legend_shapes.insert({m.outcome, m.hollow});
+    any_through = any_through || m.through;
+  }
+  const int legend_entries = static_cast<int>(legend_shapes.size()) + (any_through ? 1 : 0) + 1;
+
+  // Layout in pixels, then as screen fractions: the picture grows with the panels and the legend
+  // (one column: gnuplot 5.4 stacks key entries of a plot without data in one column anyway).
+  const int width = 1400, left = 340, right = 30, top = 48, row_px = 28, title_px = 30;
+  const int legend_px = 22 * legend_entries + 24;
   std::vector<int> heights;
   int height = top + legend_px;
   for (const Panel& p : panels) {
@@ -236,15 +247,9 @@ std::optional<Drawing> summary_picture(const std::string& kernel, const std::str
   // The legend in its own strip below the panels: it never covers a label or a point.
   body << "\n# legend\nunset arrow\nunset label\nunset grid\nunset border\nunset tics\nunset xlabel\nunset ylabel\n"
        << "set tmargin at screen " << sy(height - legend_px + 8) << "\nset bmargin at screen " << sy(height - 4) << "\n"
-       << "set xrange [0:1]\nset yrange [0:1]\nset key center center horizontal reverse Left maxcols 3 samplen 1.5 spacing 1.3 "
+       << "set xrange [0:1]\nset yrange [0:1]\nset key center center vertical reverse Left samplen 1.5 spacing 1.3 "
           "width 2 box lc rgb '#c0c0c0'\n"
        << "plot NaN notitle";  // a function first: gnuplot 5.4 asserts on a plot of key entries only
-  std::set<std::pair<Outcome, bool>> legend_shapes;
-  bool any_through = false;
-  for (const Marker& m : used) {
-    legend_shapes.insert({m.outcome, m.hollow});
-    any_through = any_through || m.through;
-  }
   for (const auto& [outcome, hollow] : legend_shapes) {
     const OutcomeStyle& style = style_of(outcome);
     body << ", \\\n     " << "keyentry with points pt " << (hollow ? style.hollow_pt : style.filled_pt)

@@ -41,7 +41,10 @@ std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::pat
   tics << ")";
   for (std::size_t j = 0; j < n; ++j) {
     const std::string& variant = table.variants[j];
-    const double offset = (static_cast<double>(j) - (static_cast<double>(n) - 1) / 2) * 0.07;
+    const double offset = (static_cast<double>(j) - (static_cast<double>(n) - 1) / 2) * (n <= 2 ? 0.16 : 0.08);
+    // Labels of the first half of the variants go above their points, the others below: two
+    // variants failing at the same value stay readable.
+    const bool label_above = 2 * j + 1 < n;
     // Blocks: 0 first fails seen on the device, 1 first fails of the model only, 2 no failure
     // up to the value, 3 failing from the first value.
     std::ostringstream blocks[4];
@@ -52,8 +55,10 @@ std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::pat
       const TwoAxisCell& cell = it->second;
       const std::int64_t y = cell.first_fail ? *cell.first_fail : cell.max_tested;
       const int kind = !cell.first_fail ? 2 : cell.fails_from_start ? 3 : cell.observed ? 0 : 1;
-      const std::string label = kind == 2 ? "passes to " + std::to_string(y)
-                                : kind == 3 ? "all fail from " + std::to_string(y)
+      // The first fail in a few characters: "> N" nothing failed up to N, "<= N" N was the
+      // smallest value tested and failed already.
+      const std::string label = kind == 2 ? "> " + std::to_string(y)
+                                : kind == 3 ? "<= " + std::to_string(y)
                                             : std::to_string(y);
       blocks[kind] << e + offset << " " << y << " \"" << label << "\"\n";
       ++counts[kind];
@@ -68,13 +73,14 @@ std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::pat
       const std::string colour = k == 3 ? kThroughOtherColour : kColours[j % std::size(kColours)];
       const std::string title = k == 0 ? variant + ": first fail"
                                 : k == 1 ? variant + ": first fail (model, not run)"
-                                : k == 2 ? variant + ": no failure up to"
-                                         : variant + ": fails from the first value (another axis)";
+                                : k == 2 ? variant + ": no failure up to the value (> N)"
+                                         : variant + ": fails from the first value tested (<= N, another axis)";
       const int pt = k == 0 ? 7 : k == 1 ? 6 : k == 2 ? 8 : 2;
       plot << (plot.tellp() > 0 ? ", \\\n     " : "") << beside_script(data_name) << " index " << index
            << " using 1:2 with " << (k <= 1 ? "linespoints" : "points") << " pt " << pt << " ps 1.8 lw 2 lc rgb '"
            << colour << "' title " << gnuplot_string(title) << ", \\\n     " << beside_script(data_name) << " index "
-           << index << " using 1:2:3 with labels left offset 1.2,0 font ',9' tc rgb '" << colour
+           << index << " using 1:2:3 with labels " << (label_above ? "center offset 0,1.1" : "center offset 0,-1.1")
+           << " font ',9' tc rgb '" << colour
            << "' notitle";
       ++index;
     }

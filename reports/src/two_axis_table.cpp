@@ -130,7 +130,7 @@ std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows) {
 std::string cell_text(const TwoAxisCell& cell) {
   std::string text;
   if (!cell.first_fail)
-    text = "passes to " + std::to_string(cell.max_tested);
+    text = "no failure up to " + std::to_string(cell.max_tested);
   else if (cell.fails_from_start)
     text = "all fail from " + std::to_string(*cell.first_fail);
   else {

@@ -50,7 +50,7 @@ const std::vector<std::pair<std::string, std::string>>& two_axis_pairs();
 // along `axis` (single points on the same line of another variant join it).
 std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows);
 
-// The cell in words: "8192 refuse:grid.z", "passes to 16746", "all fail from 1 wrap:l",
+// The cell in words: "8192 refuse:grid.z", "no failure up to 16746", "all fail from 1 wrap:l",
 // "(model)" for static rows, "(model: 8193)" where the model disagrees.
 std::string cell_text(const TwoAxisCell& cell);
 
