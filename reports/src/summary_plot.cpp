@@ -57,6 +57,7 @@ struct Row {
 
 struct Panel {
   std::string axis, along;
+  std::size_t other_lines = 0;  // lines of two points or more along this axis not shown
   ValueSlots slots;
   std::vector<Row> rows;
   std::map<Marker, std::vector<std::pair<double, double>>> points;
@@ -103,6 +104,7 @@ std::optional<Panel> make_panel(const std::string& axis, const std::vector<const
   Panel panel;
   panel.axis = axis;
   panel.along = along;
+  for (const auto& [a, sc] : score) panel.other_lines += a != along && sc.first > 0;
   std::map<std::string, const AxisLine*> by_variant;
   std::set<std::int64_t> values;
   for (const AxisLine* line : axis_lines_)
@@ -218,7 +220,11 @@ std::optional<Drawing> summary_picture(const std::string& kernel, const std::str
     const int plot_top = y_px + title_px, plot_bottom = plot_top + row_px * static_cast<int>(panel.rows.size()) + 24;
     body << "\n# panel: " << panel.axis << "\nunset arrow\nunset label\n"
          << "set tmargin at screen " << sy(plot_top) << "\nset bmargin at screen " << sy(plot_bottom) << "\n"
-         << "set label 1 " << gnuplot_string(panel.axis + "   (other axes: " + fixed_axes_text(panel.along) + ")")
+         << "set label 1 "
+         << gnuplot_string(panel.axis + "   (other axes: " + fixed_axes_text(panel.along) + ")" +
+                           (panel.other_lines ? "   + " + std::to_string(panel.other_lines) +
+                                                    " other line(s) in report.md, Boundaries"
+                                              : ""))
          << " at screen " << sx(left) << ", screen " << sy(plot_top - 9) << " left font ',11'\n"
          << "set xrange [" << -0.8 << ":" << panel.slots.last + 0.8 << "]\n"
          << "set yrange [0.4:" << panel.rows.size() + 0.6 << "]\n"
