@@ -83,11 +83,11 @@ std::string side_text(const AxisLine* line) {
   return text;
 }
 
-std::optional<Panel> make_panel(const std::string& axis, const std::vector<const AxisLine*>& axis_lines_,
+std::optional<Panel> make_panel(const std::string& axis, const std::vector<const AxisLine*>& candidates,
                                 const std::vector<std::string>& variants) {
   // The line (other axes fixed) with the most points over all variants; ties: most variants.
   std::map<std::string, std::pair<std::size_t, std::size_t>> score;
-  for (const AxisLine* line : axis_lines_) {
+  for (const AxisLine* line : candidates) {
     auto& s = score[line->along];
     if (line->points.size() >= 2) s.first += line->points.size();
     ++s.second;
@@ -107,7 +107,7 @@ std::optional<Panel> make_panel(const std::string& axis, const std::vector<const
   for (const auto& [a, sc] : score) panel.other_lines += a != along && sc.first > 0;
   std::map<std::string, const AxisLine*> by_variant;
   std::set<std::int64_t> values;
-  for (const AxisLine* line : axis_lines_)
+  for (const AxisLine* line : candidates)
     if (line->along == along) {
       by_variant[line->variant] = line;
       for (const auto& [v, rows] : line->points) {
@@ -127,8 +127,10 @@ std::optional<Panel> make_panel(const std::string& axis, const std::vector<const
       std::optional<Outcome> first_outcome;
       for (const auto& [v, cases] : line->points) {
         const PointOutcome o = shown_outcome(cases);
-        if (!first_outcome) first_outcome = o.outcome;
-        leading_fail = leading_fail && o.fails() && o.outcome == *first_outcome;
+        if (o.outcome != Outcome::skipped) {  // a case not run says nothing about the cause
+          if (!first_outcome) first_outcome = o.outcome;
+          leading_fail = leading_fail && o.fails() && o.outcome == *first_outcome;
+        }
         panel.points[{o.outcome, o.predicted_only, leading_fail && o.fails()}].emplace_back(panel.slots.at[v], row.y);
       }
       const std::optional<BoundarySide> observed = observed_side(line->points);
