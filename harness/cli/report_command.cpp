@@ -84,7 +84,13 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
       write_file(dir / "report.md", markdown);
       write_file(dir / "junit.xml", reports::render_junit(set.rows));
       std::cout << markdown;
-      std::cerr << "report: " << (dir / "report.md").string() << ", " << (dir / "junit.xml").string() << "\n";
+      std::size_t drawn = 0;
+      for (const auto& plot : input.plots) drawn += plot.drawn;
+      std::cerr << "report: " << (dir / "report.md").string() << ", " << (dir / "junit.xml").string();
+      if (!input.plots.empty())
+        std::cerr << ", " << drawn << " of " << input.plots.size() << " plots drawn in " << (dir / "plots").string()
+                  << " (redraw one from any folder: gnuplot " << (dir / "plots").string() << "/NAME.gp)";
+      std::cerr << "\n";
       return kOk;
     }
     input.rows = std::move(set.rows);

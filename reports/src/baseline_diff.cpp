@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gridfuzz/reports/case_outcome.hpp"
+#include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/row_set.hpp"
 
 namespace gridfuzz::reports {
@@ -99,11 +100,8 @@ void section(std::ostringstream& out, const std::string& title, const List& item
   }
 }
 
-std::string ms(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+// 4 significant digits, never an exponent ("12346", not "1.235e+04").
+std::string ms(double v) { return significant(v, 4); }
 
 }  // namespace
 

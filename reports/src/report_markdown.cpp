@@ -6,12 +6,20 @@
 
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
+#include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
+#include "gridfuzz/reports/two_axis_table.hpp"
 
 namespace gridfuzz::reports {
 namespace {
 
 std::string value_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
+
+// A measured number of the CSV rounded for reading ("106.7"); the text itself when it is no number.
+std::string rounded(const CsvRow& row, const char* column, int digits) {
+  const auto v = row.get_double(column);
+  return v ? significant(*v, digits) : markdown_cell(row.get(column));
+}
 
 std::string code(const std::string& text) {
   if (text.empty()) return {};
@@ -122,6 +130,51 @@ void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
   }
 }
 
+void two_axis_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
+  const auto tables = two_axis_tables(rows);
+  if (tables.empty()) return;
+  out << "\n## Boundaries in two axes\n\n"
+      << "For each value of the second axis, the first failing value of the first one, per variant (from the lines "
+         "of cases that differ only in the first axis): the device's when the cases ran, else the model's "
+         "(`(model)`). `no failure up to N`: nothing failed up to N, the largest value tested; `all fail from "
+         "N`: the smallest value tested fails already, so an axis held fixed is the cause; `(model: M)`: the "
+         "model predicted another first fail.\n";
+  for (const TwoAxisTable& t : tables) {
+    out << "\n### " << markdown_cell(t.kernel + " on " + t.device + ": first failing " + t.axis + " for each " +
+                                      t.key_axis)
+        << "\n\n| " << markdown_cell(t.key_axis) << " |";
+    bool others = false;
+    for (const TwoAxisEntry& e : t.entries) others = others || !e.others.empty();
+    if (others) out << " other axes |";
+    for (const std::string& v : t.variants) out << " " << markdown_cell(v) << " |";
+    out << "\n|---:|" << (others ? "---|" : "");
+    for (std::size_t i = 0; i < t.variants.size(); ++i) out << "---|";
+    out << "\n";
+    for (const TwoAxisEntry& e : t.entries) {
+      out << "| " << e.key_value << " |";
+      if (others) out << " " << markdown_cell(e.others) << " |";
+      for (const std::string& v : t.variants) {
+        const auto it = e.cells.find(v);
+        out << " " << (it == e.cells.end() ? "-" : markdown_cell(cell_text(it->second))) << " |";
+      }
+      out << "\n";
+    }
+    if (!t.values_without_line.empty()) {
+      out << "\n" << markdown_cell(t.key_axis) << " values in the rows with no line along " << markdown_cell(t.axis)
+          << " (single cases, e.g. random ones):";
+      std::size_t shown = 0;
+      for (std::int64_t v : t.values_without_line) {
+        if (shown++ == 20) {
+          out << " ...";
+          break;
+        }
+        out << " " << v;
+      }
+      out << "\n";
+    }
+  }
+}
+
 void slowest_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t count) {
   const auto slowest = slowest_cases(rows, count);
   out << "\n## Slowest cases\n\n";
@@ -134,9 +187,10 @@ void slowest_section(std::ostringstream& out, const std::vector<CsvRow>& rows, s
   std::size_t rank = 0;
   for (const CsvRow* row : slowest)
     out << "| " << ++rank << " | " << markdown_cell(row->get("kernel")) << " | " << markdown_cell(row->get("variant"))
-        << " | " << markdown_cell(row->get("device")) << " | " << row->get("time_ms_median") << " | "
-        << row->get("time_ms_min") << " | " << row->get("time_ms_max") << " | " << row->get("samples") << " | "
-        << row->get("gbps") << " | " << code(row->get("replay")) << " |\n";
+        << " | " << markdown_cell(row->get("device")) << " | " << rounded(*row, "time_ms_median", 4) << " | "
+        << rounded(*row, "time_ms_min", 4) << " | " << rounded(*row, "time_ms_max", 4) << " | "
+        << markdown_cell(row->get("samples")) << " | " << rounded(*row, "gbps", 3) << " | " << code(row->get("replay"))
+        << " |\n";
 }
 
 void plots_section(std::ostringstream& out, const std::vector<Plot>& plots) {
@@ -190,6 +244,7 @@ std::string render_markdown(const ReportInput& input) {
   summary_section(out, input.rows);
   failures_section(out, input.rows, input.max_failures_listed);
   boundary_section(out, input.rows);
+  two_axis_section(out, input.rows);
   slowest_section(out, input.rows, input.slowest);
   plots_section(out, input.plots);
   return out.str();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gridfuzz/reports/number_format.hpp"
+
 namespace gridfuzz::reports {
 namespace {
 
@@ -49,7 +51,7 @@ TimingComparison compare_timing(const TimingSamples& baseline, const TimingSampl
   if (std::fabs(current.median_ms - baseline.median_ms) < options.min_delta_ms) {
     c.change = TimingChange::same;
     c.reason = "median " + percent(c.relative) + " but under the absolute floor of " +
-               std::to_string(options.min_delta_ms) + " ms";
+               significant(options.min_delta_ms) + " ms";
     return c;
   }
   if (baseline.samples < options.min_samples || current.samples < options.min_samples) {

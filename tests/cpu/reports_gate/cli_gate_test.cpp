@@ -60,6 +60,19 @@ TEST(CliReport, WritesMarkdownJunitAndExits0) {
   EXPECT_EQ(testing::read_text(dir / "out/report.md").find("# gridfuzz report"), 0u);
 }
 
+TEST(CliReport, TheH200BaselineGetsOneSummaryPerKernelAndItsTwoAxisTables) {
+  TempDir dir;
+  const std::filesystem::path csv = std::filesystem::path(GRIDFUZZ_SOURCE_DIR) / "docs/baselines/nvidia-h200.csv";
+  const auto r = run("report " + q(csv) + " --out " + q(dir / "out") + " --gnuplot /nonexistent/gnuplot");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("## Boundaries in two axes"), std::string::npos);
+  EXPECT_NE(r.output.find("0 of "), std::string::npos) << "the closing line counts the plots drawn";
+  std::set<std::string> kernels;
+  for (const CsvRow& row : read_rows(csv)) kernels.insert(row.get("kernel"));
+  for (const std::string& kernel : kernels)
+    EXPECT_TRUE(std::filesystem::exists(dir / ("out/plots/" + kernel + "-nvidia-h200-summary.gp"))) << kernel;
+}
+
 TEST(CliReport, MergesShardsGivenTogether) {
   TempDir dir;
   auto rows = legacy_run();

@@ -103,37 +103,18 @@ std::vector<CsvRow> map_rows() {
   return rows;
 }
 
-TEST(Plots, ProductLimitFromThePredictedOutcomes) {
-  const auto limit = product_limit(map_rows(), "tokens", "top_k");
-  ASSERT_TRUE(limit.has_value());
-  EXPECT_EQ(limit->last_pass, 65535);  // 65535 tokens x top_k 1
-  EXPECT_EQ(limit->first_fail, 65536);
-  EXPECT_EQ(limit->rule, "refuse:grid.z");
-  // A row failing for another reason (an index wrapping because of a third axis) leaves it be.
-  auto with_wrap = map_rows();
-  with_wrap[0].set("index_wrap", "wrap:expert_base");
-  const auto still = product_limit(with_wrap, "tokens", "top_k");
-  ASSERT_TRUE(still.has_value());
-  EXPECT_EQ(still->rule, "refuse:grid.z");
-  EXPECT_EQ(still->last_pass, 65535);
-  // Outcomes the product cannot separate give no curve.
-  auto rows = map_rows();
-  rows[0].set("predicted", "refuse:grid.z");  // 4096 x 1 "fails"
-  EXPECT_FALSE(product_limit(rows, "tokens", "top_k").has_value());
-}
-
 TEST(Plots, MissingGnuplotIsANoteNotAFailure) {
   TempDir dir;
   PlotOptions options{dir.path(), "/nonexistent/gnuplot"};
   const PlotResult result = write_plots(map_rows(), options);
-  ASSERT_EQ(result.plots.size(), 1u);
-  EXPECT_FALSE(result.plots[0].drawn);
+  ASSERT_FALSE(result.plots.empty());
+  for (const Plot& p : result.plots) EXPECT_FALSE(p.drawn) << p.title;
   ASSERT_FALSE(result.notes.empty());
   EXPECT_NE(result.notes[0].find("gnuplot not found"), std::string::npos);
-  // The script and data are there to draw later, with the limit curve.
-  const std::string stem = "gguf.moe_vec-legacy-nvidia-h200-map";
+  // The script and data are there to draw later.
+  const std::string stem = "gguf.moe_vec-nvidia-h200-summary";
   const std::string script = testing::read_text(dir / ("plots/" + stem + ".gp"));
-  EXPECT_NE(script.find("limit(x) = 65535.0 / x"), std::string::npos) << script;
+  EXPECT_NE(script.find("here.'" + stem + ".dat'"), std::string::npos) << script;
   EXPECT_TRUE(std::filesystem::exists(dir / ("plots/" + stem + ".dat")));
   EXPECT_FALSE(std::filesystem::exists(dir / ("plots/" + stem + ".png")));
 
@@ -157,7 +138,13 @@ TEST(Plots, DrawsPngAndSvgWhenGnuplotIsPresent) {
     }
   }
   const PlotResult result = write_plots(rows, {dir.path(), "gnuplot"});
-  ASSERT_EQ(result.plots.size(), 2u) << "one boundary map (legacy), one timing plot";
+  // The kernel's summary, its tokens x top_k boundary, the timing curves with their ratio panel.
+  ASSERT_EQ(result.plots.size(), 3u);
+  EXPECT_NE(result.plots[0].png.find("summary"), std::string::npos);
+  EXPECT_NE(result.plots[1].png.find("tokens-by-top_k"), std::string::npos);
+  EXPECT_NE(result.plots[2].png.find("timing"), std::string::npos);
+  EXPECT_NE(testing::read_text(dir / "plots/moe_vec-nvidia-h200-timing.dat").find("# ratio 'fixed / legacy'"),
+            std::string::npos);
   for (const Plot& p : result.plots) {
     EXPECT_TRUE(p.drawn) << p.title << (result.notes.empty() ? "" : ": " + result.notes[0]);
     EXPECT_GT(std::filesystem::file_size(dir / p.png), 1000u) << p.png;

@@ -4,6 +4,7 @@
 // model predicted and as the device observed.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct BoundarySide {
   std::string rule;                        // at first_fail: "grid.z 65536 > 65535", observed text...
   std::string replay;                      // the case at first_fail
   std::optional<std::int64_t> passes_again_at;  // a passing value above first_fail, if any
+  std::int64_t max_judged = 0;             // the largest value this side judged (none fails: passes up to it)
   friend bool operator==(const BoundarySide&, const BoundarySide&) = default;
 };
 
@@ -34,6 +36,14 @@ struct BoundaryLine {
   // kernel, variant, device, axis and `along`: what identifies the line across runs.
   std::string key() const;
 };
+
+// The cases of one line: value of its axis -> the cases there (several seeds may share one).
+using LinePoints = std::map<std::int64_t, std::vector<const CsvRow*>>;
+
+// The model's side of a line (every row is judged), and the device's (nullopt when no row of the
+// line ran on a device: static, skipped).
+BoundarySide predicted_side(const LinePoints& line);
+std::optional<BoundarySide> observed_side(const LinePoints& line);
 
 // Every line of at least two points over an integer axis, ordered by kernel, variant, device,
 // axis and `along`.

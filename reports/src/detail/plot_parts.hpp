@@ -1,0 +1,65 @@
+#pragma once
+// Pieces shared by the report's pictures (plots.cpp draws them): what a drawing is, how outcomes
+// look, and the ordered value axis that keeps +-2 points apart.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/plots.hpp"
+#include "gridfuzz/reports/point_outcome.hpp"
+#include "gridfuzz/reports/two_axis_table.hpp"
+
+namespace gridfuzz::reports::detail {
+
+struct Drawing {
+  Plot plot;
+  std::filesystem::path script;
+};
+
+// A file name part: letters, digits, '.', '_' kept, everything else '-'.
+std::string file_slug(const std::string& text);
+
+// Writes text to path; false when it cannot.
+bool write_text_file(const std::filesystem::path& path, const std::string& text);
+
+// How an outcome is drawn: a gnuplot point type (filled when the case ran, hollow when only
+// predicted) and a colour.
+struct OutcomeStyle {
+  const char* legend;
+  int filled_pt, hollow_pt;
+  const char* colour;
+};
+const OutcomeStyle& style_of(Outcome outcome);
+constexpr const char* kThroughOtherColour = "#a0a0a0";
+
+// Values of an axis placed in order, one slot each, with a wider gap between groups of close
+// values (8190..8194 apart from 64 and 381299): every point visible, the order kept, the
+// distances not to scale. `xtics` is the gnuplot tic list labelling each slot with its value.
+struct ValueSlots {
+  std::map<std::int64_t, double> at;
+  double last = 0;
+  std::string xtics;
+};
+ValueSlots value_slots(const std::set<std::int64_t>& values);
+
+// Axes in the order people read them: tokens, top_k, experts, vocab, rows, cols, then the rest.
+int axis_rank(const std::string& axis);
+
+// The per-kernel summary: one panel per axis with a boundary line, one row per variant.
+std::optional<Drawing> summary_picture(const std::string& kernel, const std::string& device,
+                                       const std::vector<CsvRow>& rows, const std::filesystem::path& out_dir);
+
+// Time by tokens (or the axis with most timed values) for every variant of the kernels of one
+// operation (gguf.moe_vec and vllm.moe_vec), with a ratio panel.
+std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device,
+                                      const std::vector<const CsvRow*>& rows, const std::filesystem::path& out_dir);
+
+// First failing value of one axis for each value of the other, variants as series.
+std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const std::filesystem::path& out_dir);
+
+}  // namespace gridfuzz::reports::detail
