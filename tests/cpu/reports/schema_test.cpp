@@ -1,11 +1,17 @@
 #include "gridfuzz/reports/schema.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "gridfuzz/case.hpp"
+#include "gridfuzz/reports/csv_reader.hpp"
 
 namespace gridfuzz::reports {
 namespace {
@@ -85,6 +91,32 @@ TEST(Schema, SchemaMdDocumentsEveryColumn) {
   for (const Column& column : kColumns)
     EXPECT_NE(doc.find("| `" + std::string(column.name) + "` |"), std::string::npos)
         << "SCHEMA.md has no table row for column " << column.name;
+}
+
+// The example of SCHEMA.md is rows of a real run: they read back under the schema's checks, their
+// replay strings parse, and their oracle summaries follow the grammar SCHEMA.md gives for them.
+TEST(Schema, SchemaMdExampleRowsAreValidRows) {
+  std::ifstream in(GRIDFUZZ_SCHEMA_MD);
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::size_t example = doc.find("## Example");
+  ASSERT_NE(example, std::string::npos);
+  const std::size_t begin = doc.find("```csv\n", example);
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = doc.find("```", begin + 7);
+  const std::filesystem::path csv =
+      std::filesystem::temp_directory_path() / ("gridfuzz-schema-example-" + std::to_string(getpid()) + ".csv");
+  std::ofstream(csv) << doc.substr(begin + 7, end - begin - 7);
+  const auto file = read_csv(csv);
+  std::filesystem::remove(csv);
+  ASSERT_GE(file.rows.size(), 2u);
+  const std::regex oracle(R"(split:(exact|tol):\d+ unwritten:\d+ cpu:\d+/\d+|guard:\S.*|-)");
+  for (const auto& row : file.rows) {
+    EXPECT_NO_THROW(Case::parse_replay(row.get("replay"))) << row.get("replay");
+    EXPECT_TRUE(std::regex_match(row.get("oracle"), oracle)) << row.get("oracle");
+  }
 }
 
 }  // namespace

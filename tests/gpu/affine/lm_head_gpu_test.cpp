@@ -107,14 +107,17 @@ TEST_F(LmHead, LegacyWrappedBatchCountIsCaught) {
     ADD_FAILURE() << "the wrapped launch neither faulted nor finished within " << kChildTimeout.count() << " s";
     return;
   }
-  if (!reported) {
-    SUCCEED() << "the child crashed: caught";
-    return;
-  }
+  // The runner turns a fault into a row: a child that dies without writing its result is a
+  // harness failure, not a detection.
+  ASSERT_TRUE(reported) << "the child died without a report (status " << status << ")";
   EXPECT_FALSE(starts_with(observed, "refuse:")) << "the device accepts grid.z 61681; observed " << observed;
-  const bool caught = verdict == "fail:mismatch" || verdict == "fail:unwritten" ||
-                      verdict == "fail:out-of-bounds-write" || verdict == "fail:fault";
+  // The wrapped out_offset writes rows >= 16744 of batch 0 over earlier outputs and past the
+  // buffer: observed on the H200 as a fault (docs/gpu-results-affine.md); a run that does not
+  // fault must be caught by the oracle instead.
+  const bool caught = verdict == "fail:fault" || verdict == "fail:mismatch" || verdict == "fail:unwritten" ||
+                      verdict == "fail:out-of-bounds-write";
   EXPECT_TRUE(caught) << "verdict " << verdict << " (observed " << observed << ", oracle " << oracle << ")";
+  if (verdict != "fail:fault") EXPECT_EQ(observed, "accept") << "a non-fault verdict must come from the oracle";
 }
 
 }  // namespace

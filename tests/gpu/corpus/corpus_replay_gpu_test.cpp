@@ -1,7 +1,13 @@
-// Every case of the failure corpus (properties/corpus/*.replay), replayed first on the GPU: a
-// case that once failed must not fail again (fail:*, model-mismatch, unexpected-pass).
+// Every case of the failure corpus (properties/corpus/*.replay), replayed first on the GPU, each in
+// a process of its own: a case that once failed must not fail again (fail:*, model-mismatch,
+// unexpected-pass), and a fault of one entry does not stop the others.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -38,6 +44,24 @@ std::vector<std::string> corpus_entries() {
 
 }  // namespace
 
+constexpr const char* kEntryEnv = "GRIDFUZZ_CORPUS_ENTRY";
+constexpr const char* kResultEnv = "GRIDFUZZ_CORPUS_RESULT";
+
+// One entry, in a process of its own (exec'd by the test below; disabled so that it never runs
+// alone): a sticky fault of one entry must not keep the later ones from running.
+TEST(CorpusReplay, DISABLED_OneEntryChild) {
+  const char* entry = std::getenv(kEntryEnv);
+  const char* result_path = std::getenv(kResultEnv);
+  ASSERT_TRUE(entry && result_path) << "run only by NoCaseOfTheCorpusFailsAgain";
+  const Case c = Case::parse_replay(entry);
+  const auto kernel = cli::builtin_registry().find(c.kernel);
+  ASSERT_TRUE(kernel) << "corpus case of an unknown kernel: " << entry;
+  const Ledger ledger = Ledger::load(source_file("properties/known-failures.txt").string());
+  device::PrimaryContext ctx(0);
+  const CaseResult r = run_case(*kernel, c, device::query_limits(0), RunOptions{}, ledger);
+  std::ofstream(result_path) << r.verdict << "\n" << r.observed << "\n" << r.detail << "\n";
+}
+
 TEST(CorpusReplay, NoCaseOfTheCorpusFailsAgain) {
   if (device::device_count() == 0) {
     std::string why;
@@ -46,19 +70,33 @@ TEST(CorpusReplay, NoCaseOfTheCorpusFailsAgain) {
   }
   const auto entries = corpus_entries();
   ASSERT_FALSE(entries.empty()) << "properties/corpus has no .replay file";
-  const Ledger ledger = Ledger::load(source_file("properties/known-failures.txt").string());
-  device::PrimaryContext ctx(0);
-  const DeviceLimits limits = device::query_limits(0);
+  const std::string result_path = (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                                  std::string("/gridfuzz_corpus_child_") + std::to_string(getpid());
   for (const std::string& replay : entries) {
-    const Case c = Case::parse_replay(replay);
-    const auto kernel = cli::builtin_registry().find(c.kernel);
-    ASSERT_TRUE(kernel) << "corpus case of an unknown kernel: " << replay;
-    const CaseResult r = run_case(*kernel, c, limits, RunOptions{}, ledger);
-    EXPECT_FALSE(cli::is_failure(r.verdict)) << replay << ": " << r.verdict << " (" << r.observed << ", " << r.detail << ")";
-    // A sticky fault poisons this process's context: later entries need a fresh process.
-    if (r.context_lost) {
-      std::cout << "context lost after " << replay << " (" << r.observed << "); remaining entries not run here\n";
-      break;
+    std::remove(result_path.c_str());
+    // fork + exec at once: the child touches no CUDA state inherited from this process.
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      setenv(kEntryEnv, replay.c_str(), 1);
+      setenv(kResultEnv, result_path.c_str(), 1);
+      execl("/proc/self/exe", "/proc/self/exe", "--gtest_filter=CorpusReplay.DISABLED_OneEntryChild",
+            "--gtest_also_run_disabled_tests", static_cast<char*>(nullptr));
+      _exit(127);
     }
+    int status = 0;
+    waitpid(child, &status, 0);
+    std::ifstream in(result_path);
+    std::string verdict, observed, detail;
+    const bool reported = static_cast<bool>(std::getline(in, verdict) && std::getline(in, observed));
+    std::getline(in, detail);
+    // Every entry runs; one that dies without a verdict is a harness failure, reported as such.
+    if (!reported) {
+      ADD_FAILURE() << replay << ": the child died without a verdict (status " << status << ")";
+      continue;
+    }
+    std::cout << "replayed " << replay << ": " << verdict << " (" << observed << ")\n";
+    EXPECT_FALSE(cli::is_failure(verdict)) << replay << ": " << verdict << " (" << observed << ", " << detail << ")";
   }
+  std::remove(result_path.c_str());
 }
