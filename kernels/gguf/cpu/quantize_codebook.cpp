@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <vector>
 
 #include "gridfuzz/gguf/iq_grids.hpp"
 
@@ -57,6 +58,48 @@ HalfScale choose_scales(const double* s, int units, ScaleGrid g, int* l) {
   return d;
 }
 
+// A codebook decoded once into doubles (the searches below read every point for every group).
+struct DecodedGrid {
+  unsigned entries;
+  int n;  // values per point
+  std::vector<double> values;
+};
+template <class Value>
+DecodedGrid decode(unsigned entries, int n, Value value) {
+  DecodedGrid g{entries, n, std::vector<double>(static_cast<std::size_t>(entries) * n)};
+  for (unsigned e = 0; e < entries; ++e)
+    for (int j = 0; j < n; ++j) g.values[static_cast<std::size_t>(e) * n + j] = value(e, j);
+  return g;
+}
+template <class T>
+DecodedGrid decode_magnitudes(std::span<const T> grid, int n, int (*value)(std::span<const T>, unsigned, int)) {
+  return decode(static_cast<unsigned>(grid.size()), n, [&](unsigned e, int j) { return value(grid, e, j); });
+}
+const DecodedGrid& iq2xxs_points() {
+  static const DecodedGrid g = decode_magnitudes(iq2xxs_grid_table(), 8, iq2_grid_value);
+  return g;
+}
+const DecodedGrid& iq2xs_points() {
+  static const DecodedGrid g = decode_magnitudes(iq2xs_grid_table(), 8, iq2_grid_value);
+  return g;
+}
+const DecodedGrid& iq2s_points() {
+  static const DecodedGrid g = decode_magnitudes(iq2s_grid_table(), 8, iq2_grid_value);
+  return g;
+}
+const DecodedGrid& iq3xxs_points() {
+  static const DecodedGrid g = decode_magnitudes(iq3xxs_grid_table(), 4, iq3_grid_value);
+  return g;
+}
+const DecodedGrid& iq3s_points() {
+  static const DecodedGrid g = decode_magnitudes(iq3s_grid_table(), 4, iq3_grid_value);
+  return g;
+}
+const DecodedGrid& iq1_points() {
+  static const DecodedGrid g = decode(2048, 8, [](unsigned e, int j) { return iq1_grid_value(e, j); });
+  return g;
+}
+
 // Nearest point of a magnitude grid (n values per point) to |x| under scale db; signs are the
 // inputs'. Returns the cost; with `flip_one`, the cost of the best point when exactly one sign must
 // differ from the inputs', and which.
@@ -65,17 +108,20 @@ struct Choice {
   double cost = kInf;
   int flipped = -1;  // element whose sign was flipped, or -1
 };
-template <class Value>
-Choice nearest_magnitudes(const float* x, int n, double db, unsigned entries, Value value, bool flip_one) {
+Choice nearest_magnitudes(const float* x, double db, const DecodedGrid& grid, bool flip_one) {
+  const int n = grid.n;
   Choice best;
-  for (unsigned e = 0; e < entries; ++e) {
+  double a[8];
+  for (int j = 0; j < n; ++j) a[j] = std::fabs(static_cast<double>(x[j]));
+  const double* point = grid.values.data();
+  for (unsigned e = 0; e < grid.entries; ++e, point += n) {
     double cost = 0, cheapest_flip = kInf;
     int flip = -1;
     for (int j = 0; j < n; ++j) {
-      const double a = std::fabs(static_cast<double>(x[j])), w = db * value(e, j);
-      cost += (a - w) * (a - w);
-      if (flip_one && 4 * a * w < cheapest_flip) {
-        cheapest_flip = 4 * a * w;
+      const double w = db * point[j];
+      cost += (a[j] - w) * (a[j] - w);
+      if (flip_one && 4 * a[j] * w < cheapest_flip) {
+        cheapest_flip = 4 * a[j] * w;
         flip = j;
       }
     }
@@ -90,10 +136,9 @@ struct Iq2Group {
   unsigned index;
   unsigned signs7;
 };
-Iq2Group iq2_ksigns_group(const float* x, double db, std::span<const std::uint64_t> grid) {
+Iq2Group iq2_ksigns_group(const float* x, double db, const DecodedGrid& grid) {
   std::uint8_t s = sign_bits(x, 8);
-  const auto value = [&](unsigned e, int j) { return iq2_grid_value(grid, e, j); };
-  const Choice c = nearest_magnitudes(x, 8, db, static_cast<unsigned>(grid.size()), value, odd(s));
+  const Choice c = nearest_magnitudes(x, db, grid, odd(s));
   if (c.flipped >= 0) s ^= static_cast<std::uint8_t>(1u << c.flipped);
   return {c.index, s & 127u};
 }
@@ -129,7 +174,7 @@ void quantize_block(const float* x, block_iq2_xxs& out) {
   for (int ib = 0; ib < 8; ++ib) {
     std::uint32_t aux = static_cast<std::uint32_t>(l[ib]) << 28;
     for (int k = 0; k < 4; ++k) {
-      const Iq2Group g = iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[ib]), iq2xxs_grid_table());
+      const Iq2Group g = iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[ib]), iq2xxs_points());
       q[8 * ib + k] = static_cast<std::uint8_t>(g.index);
       aux |= g.signs7 << (7 * k);
     }
@@ -147,7 +192,7 @@ void quantize_block(const float* x, block_iq2_xs& out) {
     out.scales[ib] = static_cast<std::uint8_t>(l[2 * ib] | l[2 * ib + 1] << 4);
     for (int k = 0; k < 4; ++k) {
       const Iq2Group g =
-          iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]), iq2xs_grid_table());
+          iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]), iq2xs_points());
       out.qs[4 * ib + k] = static_cast<std::uint16_t>(g.index | g.signs7 << 9);
     }
   }
@@ -159,15 +204,12 @@ void quantize_block(const float* x, block_iq2_s& out) {
   ideal_scales(x, 16, kIq2GridEnd, s);
   const HalfScale d = choose_scales(s, 16, kIq2Scales, l);
   out.d = d.bits;
-  const auto grid = iq2s_grid_table();
-  const auto value = [&](unsigned e, int j) { return iq2_grid_value(grid, e, j); };
   for (int ib = 0; ib < 8; ++ib) {
     out.scales[ib] = static_cast<std::uint8_t>(l[2 * ib] | l[2 * ib + 1] << 4);
     out.qh[ib] = 0;
     for (int k = 0; k < 4; ++k) {
       const float* g = x + 32 * ib + 8 * k;
-      const Choice c = nearest_magnitudes(g, 8, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]),
-                                          static_cast<unsigned>(grid.size()), value, false);
+      const Choice c = nearest_magnitudes(g, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]), iq2s_points(), false);
       out.qs[4 * ib + k] = static_cast<std::uint8_t>(c.index);
       out.qh[ib] = static_cast<std::uint8_t>(out.qh[ib] | (c.index >> 8) << (2 * k));
       out.qs[32 + 4 * ib + k] = sign_bits(g, 8);
@@ -181,20 +223,18 @@ void quantize_block(const float* x, block_iq3_xxs& out) {
   ideal_scales(x, 32, kIq3GridEnd, s);
   const HalfScale d = choose_scales(s, 8, kIq3Scales, l);
   out.d = d.bits;
-  const auto grid = iq3xxs_grid_table();
-  const auto value = [&](unsigned e, int j) { return iq3_grid_value(grid, e, j); };
-  const unsigned entries = static_cast<unsigned>(grid.size());
+  const DecodedGrid& grid = iq3xxs_points();
   for (int ib = 0; ib < 8; ++ib) {
     const double db = unit_scale(d, kIq3Scales, l[ib]);
     std::uint32_t aux = static_cast<std::uint32_t>(l[ib]) << 28;
     for (int k = 0; k < 4; ++k) {  // 8 values: two 4-value grid points under one ksigns index
       const float* g = x + 32 * ib + 8 * k;
       std::uint8_t signs = sign_bits(g, 8);
-      Choice lo = nearest_magnitudes(g, 4, db, entries, value, false);
-      Choice hi = nearest_magnitudes(g + 4, 4, db, entries, value, false);
+      Choice lo = nearest_magnitudes(g, db, grid, false);
+      Choice hi = nearest_magnitudes(g + 4, db, grid, false);
       if (odd(signs)) {  // one flip, in whichever half it costs least
-        const Choice lo_flip = nearest_magnitudes(g, 4, db, entries, value, true);
-        const Choice hi_flip = nearest_magnitudes(g + 4, 4, db, entries, value, true);
+        const Choice lo_flip = nearest_magnitudes(g, db, grid, true);
+        const Choice hi_flip = nearest_magnitudes(g + 4, db, grid, true);
         if (lo_flip.cost + hi.cost <= lo.cost + hi_flip.cost) {
           lo = lo_flip;
           signs ^= static_cast<std::uint8_t>(1u << lo.flipped);
@@ -217,16 +257,13 @@ void quantize_block(const float* x, block_iq3_s& out) {
   ideal_scales(x, 32, kIq3GridEnd, s);
   const HalfScale d = choose_scales(s, 8, kIq3Scales, l);
   out.d = d.bits;
-  const auto grid = iq3s_grid_table();
-  const auto value = [&](unsigned e, int j) { return iq3_grid_value(grid, e, j); };
   for (int ib = 0; ib < 8; ++ib) {
     if (ib % 2 == 0) out.scales[ib / 2] = 0;
     out.scales[ib / 2] = static_cast<std::uint8_t>(out.scales[ib / 2] | l[ib] << (4 * (ib % 2)));
     out.qh[ib] = 0;
     for (int k = 0; k < 8; ++k) {
       const float* g = x + 32 * ib + 4 * k;
-      const Choice c =
-          nearest_magnitudes(g, 4, unit_scale(d, kIq3Scales, l[ib]), static_cast<unsigned>(grid.size()), value, false);
+      const Choice c = nearest_magnitudes(g, unit_scale(d, kIq3Scales, l[ib]), iq3s_points(), false);
       out.qs[8 * ib + k] = static_cast<std::uint8_t>(c.index);
       out.qh[ib] = static_cast<std::uint8_t>(out.qh[ib] | (c.index >> 8) << k);
     }
@@ -238,11 +275,13 @@ namespace {
 
 // Nearest iq1 grid point to an 8-value group under value scale dl and the given delta.
 Choice nearest_iq1(const float* x, double dl, double delta) {
+  const DecodedGrid& grid = iq1_points();
+  const double* point = grid.values.data();
   Choice best;
-  for (unsigned e = 0; e < 2048; ++e) {
+  for (unsigned e = 0; e < grid.entries; ++e, point += 8) {
     double cost = 0;
     for (int j = 0; j < 8; ++j) {
-      const double r = static_cast<double>(x[j]) - dl * (iq1_grid_value(e, j) + delta);
+      const double r = static_cast<double>(x[j]) - dl * (point[j] + delta);
       cost += r * r;
     }
     if (cost < best.cost) best = {e, cost, -1};
