@@ -11,6 +11,7 @@
 #include "gridfuzz/gguf/blocks.hpp"
 #include "gridfuzz/gguf/fp16.hpp"
 #include "gridfuzz/gguf/scale_packing.hpp"
+#include "codebook_blocks.hpp"
 
 namespace gridfuzz::gguf {
 namespace {
@@ -193,7 +194,18 @@ void dequantize_row(QuantType t, const void* blocks, double* out, std::size_t n)
     case QuantType::q6_K: return row_values(block_q6_K_values, blocks, out, n, qk);
     case QuantType::iq4_nl: return row_values(block_iq4_nl_values, blocks, out, n, qk);
     case QuantType::iq4_xs: return row_values(block_iq4_xs_values, blocks, out, n, qk);
+    default: break;
   }
+#if GRIDFUZZ_GGUF_IQ
+  if (is_codebook_type(t)) {
+    const std::size_t bytes = quant_traits(t).block_bytes;
+    const auto* p = static_cast<const std::uint8_t*>(blocks);
+    for (std::size_t i = 0; i < n / qk; ++i) detail::dequantize_codebook_block(t, p + i * bytes, out + i * qk);
+    return;
+  }
+#endif
+  throw std::invalid_argument(std::string("dequantize_row: ") + quant_traits(t).name +
+                              " is not built (its codebooks were not generated at configure time)");
 }
 
 void dequantize_row(QuantType t, const void* blocks, float* out, std::size_t n) {

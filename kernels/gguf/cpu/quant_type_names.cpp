@@ -9,12 +9,22 @@ namespace {
 constexpr std::array<QuantType, kQuantTypeCount> kAll = {
     QuantType::q4_0, QuantType::q4_1, QuantType::q5_0, QuantType::q5_1, QuantType::q8_0,
     QuantType::q8_1, QuantType::q2_K, QuantType::q3_K, QuantType::q4_K, QuantType::q5_K,
-    QuantType::q6_K, QuantType::iq4_nl, QuantType::iq4_xs};
+    QuantType::q6_K, QuantType::iq4_nl, QuantType::iq4_xs,
+#if GRIDFUZZ_GGUF_IQ
+    QuantType::iq1_s, QuantType::iq1_m, QuantType::iq2_xxs, QuantType::iq2_xs, QuantType::iq2_s,
+    QuantType::iq3_xxs, QuantType::iq3_s,
+#endif
+};
 
 constexpr std::array<QuantType, kQuantTypeCount - 1> kWeights = {
     QuantType::q4_0, QuantType::q4_1, QuantType::q5_0, QuantType::q5_1, QuantType::q8_0,
     QuantType::q2_K, QuantType::q3_K, QuantType::q4_K, QuantType::q5_K, QuantType::q6_K,
-    QuantType::iq4_nl, QuantType::iq4_xs};
+    QuantType::iq4_nl, QuantType::iq4_xs,
+#if GRIDFUZZ_GGUF_IQ
+    QuantType::iq1_s, QuantType::iq1_m, QuantType::iq2_xxs, QuantType::iq2_xs, QuantType::iq2_s,
+    QuantType::iq3_xxs, QuantType::iq3_s,
+#endif
+};
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

@@ -52,7 +52,19 @@ void quantize_row(QuantType t, const float* x, void* blocks, std::size_t n) {
       for (std::size_t i = 0; i < n / 32; ++i) out[i] = quantize_block_q8_1(x + 32 * i);
       return;
     }
+#if GRIDFUZZ_GGUF_IQ
+    case QuantType::iq2_xxs: return quantize_weight_blocks<QuantType::iq2_xxs>(x, blocks, n);
+    case QuantType::iq2_xs: return quantize_weight_blocks<QuantType::iq2_xs>(x, blocks, n);
+    case QuantType::iq2_s: return quantize_weight_blocks<QuantType::iq2_s>(x, blocks, n);
+    case QuantType::iq3_xxs: return quantize_weight_blocks<QuantType::iq3_xxs>(x, blocks, n);
+    case QuantType::iq3_s: return quantize_weight_blocks<QuantType::iq3_s>(x, blocks, n);
+    case QuantType::iq1_s: return quantize_weight_blocks<QuantType::iq1_s>(x, blocks, n);
+    case QuantType::iq1_m: return quantize_weight_blocks<QuantType::iq1_m>(x, blocks, n);
+#endif
+    default: break;
   }
+  throw std::invalid_argument(std::string("quantize_row: ") + quant_traits(t).name +
+                              " is not built (its codebooks were not generated at configure time)");
 }
 
 // Derivations. A = block (super-block) amax. Scales are rounded away from zero, so inputs stay
@@ -96,6 +108,21 @@ double quantization_error_coefficient(QuantType t) {
     // Per 32-group ideal s = (group amax)/127 <= A/127: ideal error <= 14|s|; super-scale
     // d = A/(127*32), |s - s'| <= d, times the largest table magnitude 127: + A/32.
     case QuantType::iq4_xs: return 14.0 / 127 + 1.0 / 32;
+    // Codebook i-quants: a grid point near in L2 gives no per-element guarantee (the codebooks
+    // are sparse: 256 of the 3^8 iq2 patterns), so the bound is the range one, |y - x| <= |x| + |y|.
+    // |x| <= A; |y| <= (grid end) * (unit value scale), and the nearest sub-scale is at most half
+    // a step above the ideal one (unit amax / grid end):
+    //   iq2 (step d/4, d = A / (43 * 3.875)): |y| <= A + 43 * d/8 = A + A/31;
+    //   iq3 (step d/2, d = A / (62 * 7.75)):  |y| <= A + 62 * d/4 = A + A/31;
+    //   iq1 (step 2d, d = A / (1.125 * 15)):  |y| <= A + 1.125 * d = A + A/15.
+    // The exactness of representable inputs is what the tests check beyond this.
+    case QuantType::iq2_xxs:
+    case QuantType::iq2_xs:
+    case QuantType::iq2_s:
+    case QuantType::iq3_xxs:
+    case QuantType::iq3_s: return 2.0 + 1.0 / 31;
+    case QuantType::iq1_s:
+    case QuantType::iq1_m: return 2.0 + 1.0 / 15;
   }
   return 0;
 }

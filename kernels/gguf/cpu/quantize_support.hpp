@@ -53,7 +53,8 @@ inline Range min_max(const float* x, int n) {
   return r;
 }
 
-// Block quantizers, one per format (quantize_legacy.cpp, quantize_k.cpp, quantize_iq4.cpp).
+// Block quantizers, one per format (quantize_legacy.cpp, quantize_k.cpp, quantize_iq4.cpp,
+// quantize_codebook.cpp).
 void quantize_block(const float* x, block_q4_0& out);
 void quantize_block(const float* x, block_q4_1& out);
 void quantize_block(const float* x, block_q5_0& out);
@@ -66,5 +67,13 @@ void quantize_block(const float* x, block_q5_K& out);
 void quantize_block(const float* x, block_q6_K& out);
 void quantize_block(const float* x, block_iq4_nl& out);
 void quantize_block(const float* x, block_iq4_xs& out);
+// quantize_codebook.cpp (only with GRIDFUZZ_GGUF_IQ)
+void quantize_block(const float* x, block_iq2_xxs& out);
+void quantize_block(const float* x, block_iq2_xs& out);
+void quantize_block(const float* x, block_iq2_s& out);
+void quantize_block(const float* x, block_iq3_xxs& out);
+void quantize_block(const float* x, block_iq3_s& out);
+void quantize_block(const float* x, block_iq1_s& out);
+void quantize_block(const float* x, block_iq1_m& out);
 
 }  // namespace gridfuzz::gguf::detail

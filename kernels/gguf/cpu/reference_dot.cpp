@@ -39,11 +39,28 @@
 #include "gridfuzz/gguf/dequantize.hpp"
 #include "gridfuzz/gguf/fp16.hpp"
 #include "gridfuzz/gguf/scale_packing.hpp"
+#include "codebook_blocks.hpp"
 
 namespace gridfuzz::gguf {
 namespace {
 
 double half(std::uint16_t bits) { return static_cast<double>(half_bits_to_float(bits)); }
+
+// iq1 values are dl * (g + delta) with g in {-1, 0, 1}: the kernels take dl * (g + 1) (the grid's
+// GPU form, never negative) and the offset dl * (delta - 1) apart. The offset of 8-value group g
+// (0..31) of a block:
+double iq1_s_group_offset(const block_iq1_s& b, int g) {
+  const unsigned qh = b.qh[g / 4];
+  const double dl = half(b.d) * (2 * ((qh >> 12) & 7u) + 1);
+  return dl * ((qh & 0x8000u ? -0.125 : 0.125) - 1);
+}
+#if GRIDFUZZ_GGUF_IQ
+double iq1_m_group_offset(const block_iq1_m& b, int g) {
+  const double dl = half(detail::iq1_m_super_scale_bits(b)) * (2 * detail::iq1_m_scale(b, g / 2) + 1);
+  const unsigned nibble = (b.qh[g / 2] >> (4 * (g % 2))) & 15u;
+  return dl * ((nibble & 8u ? -0.125 : 0.125) - 1);
+}
+#endif
 
 // The additive weight offset of each 32-value block of the folding types (w = unsigned part + a).
 std::vector<double> additive_block_offsets(QuantType t, const void* blocks, std::size_t cols) {
@@ -54,6 +71,8 @@ std::vector<double> additive_block_offsets(QuantType t, const void* blocks, std:
       case QuantType::q5_0: a[b] = -16 * half(static_cast<const block_q5_0*>(blocks)[b].d); break;
       case QuantType::q4_1: a[b] = half(static_cast<const block_q4_1*>(blocks)[b].m); break;
       case QuantType::q5_1: a[b] = half(static_cast<const block_q5_1*>(blocks)[b].m); break;
+      // iq1_s: one delta per 32 values, so the offset is constant over a q8_1 block.
+      case QuantType::iq1_s: a[b] = iq1_s_group_offset(static_cast<const block_iq1_s*>(blocks)[b / 8], 4 * (b % 8)); break;
       default: break;
     }
   }
@@ -87,6 +106,13 @@ std::vector<double> element_offsets(QuantType t, const void* blocks, std::size_t
         o[c] = std::fabs(half(b.dmin)) * decode_scale_min_k4(b.scales, e / 32).min;
         break;
       }
+#if GRIDFUZZ_GGUF_IQ
+      case QuantType::iq1_m: {
+        const auto& b = static_cast<const block_iq1_m*>(blocks)[blk];
+        o[c] = std::fabs(iq1_m_group_offset(b, e / 8));
+        break;
+      }
+#endif
       default:
         return o;  // symmetric formats: no offset
     }
@@ -128,7 +154,8 @@ std::vector<double> block_maxima(const std::vector<double>& o) {
 }  // namespace
 
 bool folds_offset_through_q8_1_sum(QuantType t) {
-  return t == QuantType::q4_0 || t == QuantType::q4_1 || t == QuantType::q5_0 || t == QuantType::q5_1;
+  return t == QuantType::q4_0 || t == QuantType::q4_1 || t == QuantType::q5_0 || t == QuantType::q5_1 ||
+         t == QuantType::iq1_s;
 }
 
 double reference_dot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols) {

@@ -273,3 +273,7 @@ __device__ __forceinline__ float block_dot<QuantType::iq4_xs>(const std::uint8_t
 }
 
 }  // namespace gridfuzz::gguf::device_code
+
+#if GRIDFUZZ_GGUF_IQ
+#include "codebook_dot.cuh"
+#endif

@@ -22,7 +22,16 @@ decltype(auto) dispatch_weight_type(QuantType t, F&& f) {
     case QuantType::q6_K: return f.template operator()<QuantType::q6_K>();
     case QuantType::iq4_nl: return f.template operator()<QuantType::iq4_nl>();
     case QuantType::iq4_xs: return f.template operator()<QuantType::iq4_xs>();
-    case QuantType::q8_1: break;
+#if GRIDFUZZ_GGUF_IQ
+    case QuantType::iq2_xxs: return f.template operator()<QuantType::iq2_xxs>();
+    case QuantType::iq2_xs: return f.template operator()<QuantType::iq2_xs>();
+    case QuantType::iq2_s: return f.template operator()<QuantType::iq2_s>();
+    case QuantType::iq3_xxs: return f.template operator()<QuantType::iq3_xxs>();
+    case QuantType::iq3_s: return f.template operator()<QuantType::iq3_s>();
+    case QuantType::iq1_s: return f.template operator()<QuantType::iq1_s>();
+    case QuantType::iq1_m: return f.template operator()<QuantType::iq1_m>();
+#endif
+    default: break;
   }
   throw std::invalid_argument("not a weight quant type");
 }

@@ -38,11 +38,13 @@ __global__ void random_bytes_kernel(std::uint8_t* w, std::uint64_t bytes, std::u
     for (std::uint64_t b = words * 4; b < bytes; ++b) w[b] = static_cast<std::uint8_t>(mix(seed, 3, b) >> 24);
 }
 
-// A half field of every block: sign * 2^(lo + (hi - lo)*u).
+// A half field of every block: sign * 2^(lo + (hi - lo)*u). `spread`: iq1_m's half, whose four
+// nibbles are bits 12-15 of the four 16-bit words at `offset` (blocks.hpp).
 struct ScaleField {
   int offset = -1;  // byte offset in the block; -1: none
   float lo = 0, hi = 0;
   float sign = 1;
+  bool spread = false;
 };
 
 __global__ void scales_kernel(std::uint8_t* w, std::uint64_t blocks, std::uint32_t block_bytes, ScaleField f0,
@@ -53,8 +55,14 @@ __global__ void scales_kernel(std::uint8_t* w, std::uint64_t blocks, std::uint32
     for (int k = 0; k < 2; ++k) {
       if (fields[k].offset < 0) continue;
       const float e = fields[k].lo + (fields[k].hi - fields[k].lo) * unit(mix(seed, 4 + k, b));
-      *reinterpret_cast<std::uint16_t*>(w + b * block_bytes + fields[k].offset) =
-          float_to_half_bits(fields[k].sign * exp2f(e));
+      const std::uint16_t bits = float_to_half_bits(fields[k].sign * exp2f(e));
+      auto* field = reinterpret_cast<std::uint16_t*>(w + b * block_bytes + fields[k].offset);
+      if (!fields[k].spread) {
+        *field = bits;
+        continue;
+      }
+      for (int n = 0; n < 4; ++n)
+        field[n] = static_cast<std::uint16_t>((field[n] & 0x0FFFu) | ((bits >> (4 * n)) & 15u) << 12);
     }
   }
 }
@@ -83,6 +91,14 @@ void scale_fields(QuantType t, ScaleField& f0, ScaleField& f1) {
     case QuantType::q6_K: f0 = {208, -16, -13, 1}; return;
     case QuantType::iq4_nl: f0 = {0, -13, -9, 1}; return;
     case QuantType::iq4_xs: f0 = {0, -16, -13, 1}; return;
+    // Codebook types: largest value per unit of d is 43 * 3.875 (iq2), 62 * 7.75 (iq3), 1.125 * 15 (iq1).
+    case QuantType::iq2_xxs:
+    case QuantType::iq2_xs:
+    case QuantType::iq2_s: f0 = {0, -14, -10, 1}; return;
+    case QuantType::iq3_xxs:
+    case QuantType::iq3_s: f0 = {0, -16, -12, 1}; return;
+    case QuantType::iq1_s: f0 = {0, -11, -7, 1}; return;
+    case QuantType::iq1_m: f0 = {48, -11, -7, 1, true}; return;
   }
 }
 

@@ -53,6 +53,22 @@ const void* moe_vec_instance(gguf::QuantType t) {
           moe_vec_q<scalar_t, QK4_NL, QI4_NL, block_iq4_nl, VDR_Q4_0_Q8_1_MMVQ, vec_dot_iq4_nl_q8_1>);
     case QuantType::iq4_xs:  // moe_vec.cuh:320
       return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI4_XS, block_iq4_xs, 1, vec_dot_iq4_xs_q8_1>);
+#if GRIDFUZZ_GGUF_IQ
+    case QuantType::iq2_xxs:  // moe_vec.cuh:215
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI2_XXS, block_iq2_xxs, 1, vec_dot_iq2_xxs_q8_1>);
+    case QuantType::iq2_xs:  // moe_vec.cuh:230
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI2_XS, block_iq2_xs, 1, vec_dot_iq2_xs_q8_1>);
+    case QuantType::iq2_s:  // moe_vec.cuh:245
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI2_S, block_iq2_s, 1, vec_dot_iq2_s_q8_1>);
+    case QuantType::iq3_xxs:  // moe_vec.cuh:260
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI3_XXS, block_iq3_xxs, 1, vec_dot_iq3_xxs_q8_1>);
+    case QuantType::iq1_s:  // moe_vec.cuh:275
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI1_S, block_iq1_s, 1, vec_dot_iq1_s_q8_1>);
+    case QuantType::iq1_m:  // moe_vec.cuh:290
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI1_M, block_iq1_m, 1, vec_dot_iq1_m_q8_1>);
+    case QuantType::iq3_s:  // moe_vec.cuh:335
+      return reinterpret_cast<const void*>(moe_vec_q<scalar_t, QK_K, QI3_XS, block_iq3_s, 1, vec_dot_iq3_s_q8_1>);
+#endif
     default:
       throw std::invalid_argument("vllm moe_vec: weight type " + std::string(gguf::to_string(t)) +
                                   " is not one gridfuzz drives (its formats cannot fill or check it)");
@@ -99,6 +115,22 @@ const void* mmvq_instance(gguf::QuantType t) {
           mul_mat_vec_q<scalar_t, QK4_NL, QI4_NL, block_iq4_nl, VDR_Q4_0_Q8_1_MMVQ, vec_dot_iq4_nl_q8_1>);
     case QuantType::iq4_xs:  // mmvq.cuh:201
       return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI4_XS, block_iq4_xs, 1, vec_dot_iq4_xs_q8_1>);
+#if GRIDFUZZ_GGUF_IQ
+    case QuantType::iq2_xxs:  // mmvq.cuh:138
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI2_XXS, block_iq2_xxs, 1, vec_dot_iq2_xxs_q8_1>);
+    case QuantType::iq2_xs:  // mmvq.cuh:147
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI2_XS, block_iq2_xs, 1, vec_dot_iq2_xs_q8_1>);
+    case QuantType::iq2_s:  // mmvq.cuh:156
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI2_S, block_iq2_s, 1, vec_dot_iq2_s_q8_1>);
+    case QuantType::iq3_xxs:  // mmvq.cuh:165
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI3_XXS, block_iq3_xxs, 1, vec_dot_iq3_xxs_q8_1>);
+    case QuantType::iq1_s:  // mmvq.cuh:174
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI1_S, block_iq1_s, 1, vec_dot_iq1_s_q8_1>);
+    case QuantType::iq1_m:  // mmvq.cuh:183
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI1_M, block_iq1_m, 1, vec_dot_iq1_m_q8_1>);
+    case QuantType::iq3_s:  // mmvq.cuh:210
+      return reinterpret_cast<const void*>(mul_mat_vec_q<scalar_t, QK_K, QI3_XS, block_iq3_s, 1, vec_dot_iq3_s_q8_1>);
+#endif
     default:
       throw std::invalid_argument("vllm mmvq: weight type " + std::string(gguf::to_string(t)) +
                                   " is not one gridfuzz drives (its formats cannot fill or check it)");
@@ -180,6 +212,12 @@ std::vector<std::string> block_layout_differences() {
       {QuantType::q4_K, sizeof(block_q4_K), QK_K, QI4_K},      {QuantType::q5_K, sizeof(block_q5_K), QK_K, QI5_K},
       {QuantType::q6_K, sizeof(block_q6_K), QK_K, QI6_K},      {QuantType::iq4_nl, sizeof(block_iq4_nl), QK4_NL, QI4_NL},
       {QuantType::iq4_xs, sizeof(block_iq4_xs), QK_K, QI4_XS},
+#if GRIDFUZZ_GGUF_IQ
+      {QuantType::iq2_xxs, sizeof(block_iq2_xxs), QK_K, QI2_XXS}, {QuantType::iq2_xs, sizeof(block_iq2_xs), QK_K, QI2_XS},
+      {QuantType::iq2_s, sizeof(block_iq2_s), QK_K, QI2_S},       {QuantType::iq3_xxs, sizeof(block_iq3_xxs), QK_K, QI3_XXS},
+      {QuantType::iq3_s, sizeof(block_iq3_s), QK_K, QI3_XS},      {QuantType::iq1_s, sizeof(block_iq1_s), QK_K, QI1_S},
+      {QuantType::iq1_m, sizeof(block_iq1_m), QK_K, QI1_M},
+#endif
   };
   std::vector<std::string> out;
   for (const Upstream& u : upstream) {

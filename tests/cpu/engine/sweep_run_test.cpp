@@ -104,7 +104,10 @@ const DeviceLimits kH200 = *device_preset("sm_90");
 
 TEST(SweepRun, SeveralDevicesGiveTheSameVerdictsAndMinimalCaseAsOne) {
   const auto targets = targets_of({"gguf.moe_vec", "affine.qmm"}, kH200);
-  const SweepSettings s{20, 3, 0};
+  // 30 random cases per target: with 19 GGUF weight types (14 of them need cols a multiple of 256,
+  // so more draws fail check()) the seed-3 stream of 20 cases no longer drew a fixed case with
+  // >= 1000 tokens; 30 do. The test is about the mechanism, not this count.
+  const SweepSettings s{30, 3, 0};
   SimulatedDevices one(1, kH200), three(3, kH200);
   const Outcome a = sweep_on(one, targets, s);
   const Outcome b = sweep_on(three, targets, s);

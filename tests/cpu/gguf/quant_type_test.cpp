@@ -23,6 +23,13 @@ TEST(QuantType, IdsAreGgmlTypeIds) {
   EXPECT_EQ(static_cast<int>(QuantType::q6_K), 14);
   EXPECT_EQ(static_cast<int>(QuantType::iq4_nl), 20);
   EXPECT_EQ(static_cast<int>(QuantType::iq4_xs), 23);
+  EXPECT_EQ(static_cast<int>(QuantType::iq2_xxs), 16);
+  EXPECT_EQ(static_cast<int>(QuantType::iq2_xs), 17);
+  EXPECT_EQ(static_cast<int>(QuantType::iq3_xxs), 18);
+  EXPECT_EQ(static_cast<int>(QuantType::iq1_s), 19);
+  EXPECT_EQ(static_cast<int>(QuantType::iq3_s), 21);
+  EXPECT_EQ(static_cast<int>(QuantType::iq2_s), 22);
+  EXPECT_EQ(static_cast<int>(QuantType::iq1_m), 29);
 }
 
 TEST(QuantType, TraitsOfTheKernelsTable) {
@@ -48,6 +55,16 @@ TEST(QuantType, TraitsOfTheKernelsTable) {
   expect(QuantType::q6_K, 256, 210, 2, 32, 1);
   expect(QuantType::iq4_nl, 32, 18, 2, 4, 2);
   expect(QuantType::iq4_xs, 256, 136, 8, 8, 1);
+  // Codebook i-quants: bytes per 256 values as the GGUF spec gives them (gguf-py
+  // GGML_QUANT_SIZES: 2 + 256/4 for iq2_xxs, + 256/32 iq2_xs, + 256/16 iq2_s, 2 + 3*256/8 iq3_xxs,
+  // 2 + 256/4 + 256/8 + 256/32 + 256/64 iq3_s, 2 + 256/8 + 256/16 iq1_s, 256/8 + 256/16 + 256/32 iq1_m).
+  expect(QuantType::iq2_xxs, 256, 2 + 64, 8, 8, 1);
+  expect(QuantType::iq2_xs, 256, 2 + 64 + 8, 8, 8, 1);
+  expect(QuantType::iq2_s, 256, 2 + 64 + 16, 8, 8, 1);
+  expect(QuantType::iq3_xxs, 256, 2 + 96, 8, 8, 1);
+  expect(QuantType::iq3_s, 256, 2 + 64 + 32 + 8 + 4, 8, 8, 1);
+  expect(QuantType::iq1_s, 256, 2 + 32 + 16, 8, 8, 1);
+  expect(QuantType::iq1_m, 256, 32 + 16 + 8, 8, 8, 1);
 }
 
 TEST(QuantType, QiIsQkOverFourQr) {
@@ -93,12 +110,14 @@ TEST(QuantTypeNames, ParseIsCaseInsensitiveAndStrict) {
   EXPECT_EQ(parse_quant_type("q4"), std::nullopt);
   EXPECT_EQ(parse_quant_type("q4_K "), std::nullopt);
   EXPECT_EQ(parse_quant_type(""), std::nullopt);
-  EXPECT_EQ(parse_quant_type("iq2_xxs"), std::nullopt);  // not implemented
+  EXPECT_EQ(parse_quant_type("iq2_xxs").has_value(), kHasCodebookTypes);  // only built with the codebooks
+  EXPECT_EQ(parse_quant_type("iq5_k"), std::nullopt);
 }
 
 TEST(QuantTypeNames, Lists) {
-  EXPECT_EQ(all_quant_types().size(), 13u);
-  EXPECT_EQ(weight_quant_types().size(), 12u);
+  // 19 weight types with the codebook i-quants (every type vLLM's moe_vec dispatches), else 12.
+  EXPECT_EQ(all_quant_types().size(), kHasCodebookTypes ? 20u : 13u);
+  EXPECT_EQ(weight_quant_types().size(), kHasCodebookTypes ? 19u : 12u);
   for (QuantType t : weight_quant_types()) EXPECT_TRUE(quant_traits(t).has_moe_vec) << to_string(t);
   EXPECT_FALSE(quant_traits(QuantType::q8_1).has_moe_vec);
   EXPECT_EQ(quant_type_list().substr(0, 12), "q4_0, q4_1, ");

@@ -103,6 +103,58 @@ struct block_iq4_xs {
   std::uint8_t qs[128];     // table indices, q4_0 nibble order within each 32-value sub-block
 };
 
+// --- codebook i-quants: 256-value super-blocks of 32-value sub-blocks (ib32), each made of
+// 8-value (iq2, iq1) or 4-value (iq3) groups that index a codebook (iq_grids.hpp). Layouts as in
+// the pinned upstream ggml-common.h (vllm-gguf-plugin 0.0.5, lines 107-168); what each bit means
+// is in cpu/dequantize_codebook.cpp. ---
+
+struct block_iq2_xxs {
+  std::uint16_t d;
+  std::uint16_t qs[32];     // per ib32 four 16-bit words: bytes 0-3 grid indices, bytes 4-7 (LE
+                            // uint32) four 7-bit ksigns indices + a 4-bit scale in bits 28-31
+};
+
+struct block_iq2_xs {
+  std::uint16_t d;
+  std::uint16_t qs[32];     // per 8 values: 9-bit grid index | 7-bit ksigns index << 9
+  std::uint8_t scales[8];   // per ib32: low nibble values 0-15, high nibble values 16-31
+};
+
+struct block_iq2_s {
+  std::uint16_t d;
+  std::uint8_t qs[64];      // qs[0..31]: low 8 bits of the 10-bit grid indices; qs[32..63]: 8 sign bits per 8 values
+  std::uint8_t qh[8];       // per ib32: bits 2l..2l+1 are index bits 8-9 of group l
+  std::uint8_t scales[8];   // as iq2_xs
+};
+
+struct block_iq3_xxs {
+  std::uint16_t d;
+  std::uint8_t qs[96];      // qs[0..63]: 8-bit grid indices of 4-value groups; qs[64..95]: per ib32 a LE
+                            // uint32 of four 7-bit ksigns indices + a 4-bit scale in bits 28-31
+};
+
+struct block_iq3_s {
+  std::uint16_t d;
+  std::uint8_t qs[64];      // low 8 bits of the 9-bit grid indices of 4-value groups
+  std::uint8_t qh[8];       // per ib32: bit k is index bit 8 of group k
+  std::uint8_t signs[32];   // 8 sign bits per 8 values
+  std::uint8_t scales[4];   // 4-bit scale per ib32, two per byte (low nibble: even ib32)
+};
+
+struct block_iq1_s {
+  std::uint16_t d;
+  std::uint8_t qs[32];      // low 8 bits of the 11-bit grid indices of 8-value groups
+  std::uint16_t qh[8];      // per ib32: bits 3l..3l+2 index bits 8-10 of group l, bits 12-14 scale,
+                            // bit 15 the sign of the delta
+};
+
+struct block_iq1_m {
+  std::uint8_t qs[32];      // low 8 bits of the 11-bit grid indices
+  std::uint8_t qh[16];      // per 16 values, one nibble per 8-value group: index bits 8-10, bit 3 delta sign
+  std::uint8_t scales[8];   // four LE uint16: 3-bit scales per 16 values in bits 0-11, and the half
+                            // super-scale spread over bits 12-15 of the four words
+};
+
 // The 16 values a 4-bit iq4 index selects (ggml `kvalues_iq4nl`,
 // docs/KERNELS.md, "GGUF dequantization"). A function with a local table rather than a
 // namespace-scope array, so device code can call it too.
@@ -125,6 +177,13 @@ static_assert(sizeof(block_q5_K) == 176);
 static_assert(sizeof(block_q6_K) == 210);
 static_assert(sizeof(block_iq4_nl) == 18);
 static_assert(sizeof(block_iq4_xs) == 136);
+static_assert(sizeof(block_iq2_xxs) == 66);
+static_assert(sizeof(block_iq2_xs) == 74);
+static_assert(sizeof(block_iq2_s) == 82);
+static_assert(sizeof(block_iq3_xxs) == 98);
+static_assert(sizeof(block_iq3_s) == 110);
+static_assert(sizeof(block_iq1_s) == 50);
+static_assert(sizeof(block_iq1_m) == 56);
 
 // Block struct of a type, for templated code: BlockOf<QuantType::q4_K> is block_q4_K.
 template <QuantType T> struct BlockOfT;
@@ -141,6 +200,13 @@ template <> struct BlockOfT<QuantType::q5_K> { using type = block_q5_K; };
 template <> struct BlockOfT<QuantType::q6_K> { using type = block_q6_K; };
 template <> struct BlockOfT<QuantType::iq4_nl> { using type = block_iq4_nl; };
 template <> struct BlockOfT<QuantType::iq4_xs> { using type = block_iq4_xs; };
+template <> struct BlockOfT<QuantType::iq2_xxs> { using type = block_iq2_xxs; };
+template <> struct BlockOfT<QuantType::iq2_xs> { using type = block_iq2_xs; };
+template <> struct BlockOfT<QuantType::iq2_s> { using type = block_iq2_s; };
+template <> struct BlockOfT<QuantType::iq3_xxs> { using type = block_iq3_xxs; };
+template <> struct BlockOfT<QuantType::iq3_s> { using type = block_iq3_s; };
+template <> struct BlockOfT<QuantType::iq1_s> { using type = block_iq1_s; };
+template <> struct BlockOfT<QuantType::iq1_m> { using type = block_iq1_m; };
 template <QuantType T> using BlockOf = typename BlockOfT<T>::type;
 
 // The traits table and the structs must agree.
@@ -155,6 +221,9 @@ static_assert(detail::block_matches_traits<QuantType::q4_0>() && detail::block_m
               detail::block_matches_traits<QuantType::q2_K>() && detail::block_matches_traits<QuantType::q3_K>() &&
               detail::block_matches_traits<QuantType::q4_K>() && detail::block_matches_traits<QuantType::q5_K>() &&
               detail::block_matches_traits<QuantType::q6_K>() && detail::block_matches_traits<QuantType::iq4_nl>() &&
-              detail::block_matches_traits<QuantType::iq4_xs>());
+              detail::block_matches_traits<QuantType::iq4_xs>() && detail::block_matches_traits<QuantType::iq2_xxs>() &&
+              detail::block_matches_traits<QuantType::iq2_xs>() && detail::block_matches_traits<QuantType::iq2_s>() &&
+              detail::block_matches_traits<QuantType::iq3_xxs>() && detail::block_matches_traits<QuantType::iq3_s>() &&
+              detail::block_matches_traits<QuantType::iq1_s>() && detail::block_matches_traits<QuantType::iq1_m>());
 
 }  // namespace gridfuzz::gguf

@@ -22,11 +22,27 @@ enum class QuantType : std::uint32_t {
   q4_K = 12,
   q5_K = 13,
   q6_K = 14,
+  iq2_xxs = 16,
+  iq2_xs = 17,
+  iq3_xxs = 18,
+  iq1_s = 19,
   iq4_nl = 20,
+  iq3_s = 21,
+  iq2_s = 22,
   iq4_xs = 23,
+  iq1_m = 29,
 };
 
+// The codebook i-quants (iq1_s, iq1_m, iq2_xxs, iq2_xs, iq2_s, iq3_xxs, iq3_s) are built only when
+// their codebooks were generated at configure time (iq_grids.hpp); without them they are not in
+// the type lists and not accepted by name.
+#if GRIDFUZZ_GGUF_IQ
+inline constexpr bool kHasCodebookTypes = true;
+inline constexpr int kQuantTypeCount = 20;
+#else
+inline constexpr bool kHasCodebookTypes = false;
 inline constexpr int kQuantTypeCount = 13;
+#endif
 inline constexpr int kQK_K = 256;  // values per K-quant super-block
 
 struct QuantTraits {
@@ -56,8 +72,22 @@ GRIDFUZZ_GGUF_HD constexpr QuantTraits quant_traits(QuantType t) {
     case QuantType::q6_K: return {"q6_K", 256, 210, 2, 32, 1, true};
     case QuantType::iq4_nl: return {"iq4_nl", 32, 18, 2, 4, 2, true};
     case QuantType::iq4_xs: return {"iq4_xs", 256, 136, 8, 8, 1, true};
+    // The codebook i-quants: QR 8, QI 8 and VDR 1 (vLLM launches them with vdr 1, moe_vec.cuh:215-335).
+    case QuantType::iq2_xxs: return {"iq2_xxs", 256, 66, 8, 8, 1, true};
+    case QuantType::iq2_xs: return {"iq2_xs", 256, 74, 8, 8, 1, true};
+    case QuantType::iq2_s: return {"iq2_s", 256, 82, 8, 8, 1, true};
+    case QuantType::iq3_xxs: return {"iq3_xxs", 256, 98, 8, 8, 1, true};
+    case QuantType::iq3_s: return {"iq3_s", 256, 110, 8, 8, 1, true};
+    case QuantType::iq1_s: return {"iq1_s", 256, 50, 8, 8, 1, true};
+    case QuantType::iq1_m: return {"iq1_m", 256, 56, 8, 8, 1, true};
   }
   return {"?", 0, 0, 0, 0, 0, false};
+}
+
+// The seven codebook i-quants (grid points indexed by the quants, iq_grids.hpp).
+GRIDFUZZ_GGUF_HD constexpr bool is_codebook_type(QuantType t) {
+  return t == QuantType::iq2_xxs || t == QuantType::iq2_xs || t == QuantType::iq2_s || t == QuantType::iq3_xxs ||
+         t == QuantType::iq3_s || t == QuantType::iq1_s || t == QuantType::iq1_m;
 }
 
 // moe_vec lane mapping (docs/KERNELS.md, "vLLM moe_vec"): lanes sharing one block, and blocks one

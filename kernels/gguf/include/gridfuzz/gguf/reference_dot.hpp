@@ -23,7 +23,9 @@ namespace gridfuzz::gguf {
 double reference_dot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols);
 
 // Whether the GPU dot takes the weight offset times the q8_1 block sum s rather than times
-// d8 * sum(q): q4_0, q4_1, q5_0, q5_1 (docs/KERNELS.md, "GGUF dot product"). K-quants with mins
+// d8 * sum(q): q4_0, q4_1, q5_0, q5_1 (docs/KERNELS.md, "GGUF dot product"), and iq1_s, whose
+// offset dl * (delta - 1) of each 32 values goes through s (vLLM's vec_dot_iq1_s_q8_1 and ours;
+// iq1_m takes integer sums per 8 values instead). K-quants with mins
 // (q2_K, q4_K, q5_K) take integer sums of the q8_1 quants per sub-block instead (q2_K must: its
 // 16-value sub-blocks do not line up with s); a CUDA kernel that uses s for q4_K/q5_K must extend
 // this predicate.
@@ -39,7 +41,8 @@ double reference_dot_via_q8_1_sums(QuantType t, const void* weight_row_blocks, c
 // The magnitude the GPU error is relative to:
 //   M = sum_c (|w_c| + 2*|o_c|) * |x_c|  +  [may fold through s] sum_b o_b * 4064 * d8_b
 // with x_c the dequantized activation, o_c the magnitude of the weight offset of element c
-// (8|d| q4_0, 16|d| q5_0, |m| q4_1/q5_1, dmin*m_sub for q2_K/q4_K/q5_K, 0 for symmetric types),
+// (8|d| q4_0, 16|d| q5_0, |m| q4_1/q5_1, dmin*m_sub for q2_K/q4_K/q5_K, |dl*(delta-1)| for
+// iq1_s/iq1_m, 0 for symmetric types),
 // o_b its largest value over the 32-block b, and 4064 * d8_b = 32 * 127 * d8_b >= the block's |s|.
 // "May fold" is folds_offset_through_q8_1_sum plus, conservatively, q4_K and q5_K. M bounds every
 // intermediate the GPU sums, so fp32 rounding is relative to it.
