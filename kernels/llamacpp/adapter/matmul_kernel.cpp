@@ -18,6 +18,8 @@
 #include <stdexcept>
 
 #include "gemv_call_parts.hpp"
+#include "random_fill.hpp"
+#include "routing_ids.hpp"
 #include "gridfuzz/device/launch_recorder.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "plan/upstream_call_plan.hpp"
@@ -87,6 +89,8 @@ class MatmulKernel final : public Kernel {
         {"cols", "reduction length, a multiple of the type's block (DeepSeek-V3 hidden: 7168)", "7168", {}, 32,
          1 << 20, 32},
         {"quant", "weight quant type", "q4_0", types, 0, 0},
+        {"routing", "mul_mat_id: topk (distinct experts per token, as a router gives) or uniform (ids drawn "
+                    "independently: a token may repeat an expert)", "topk", {"topk", "uniform"}, 0, 0},
     };
   }
   std::optional<std::string> check(const Params& p) const override {
@@ -104,6 +108,7 @@ class MatmulKernel final : public Kernel {
     LaunchPlan plan;
     plan.launches = u.launches;
     plan.host_error = u.host_error;
+    plan.indices = u.indices;
     return plan;
   }
 
@@ -138,9 +143,19 @@ class MatmulKernel final : public Kernel {
             "partial sums, bounded here by 1e-4 relative + 1e-3 absolute"};
   }
 
+  // The GGUF family's activations and weights; expert ids as a router makes them (routing_ids.hpp).
   void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     const MoeCallShape s = shape(p);
-    gguf::fill_gemv_call_inputs(s, seed, GgufView(s, bufs), stream);
+    gguf::fill_activations(bufs.as<float>(0), s.activation_rows() * s.cols, seed, stream);
+    gguf::fill_weight_blocks(bufs.as<std::uint8_t>(1), s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes,
+                             s.quant, seed, stream);
+    if (s.dense) return;
+    if (p.get("routing") == "uniform") {
+      gguf::fill_expert_ids(bufs.as<int>(2), s.pairs(), s.experts, seed, stream);
+      return;
+    }
+    const std::vector<std::int32_t> ids = routing_ids(s.tokens, s.top_k, s.experts, seed);
+    bufs.write(2, 0, ids.data(), ids.size() * sizeof(std::int32_t));
   }
 
   void launch(const Params& p, const std::string&, const DeviceLimits&, const BufferSet& bufs,
@@ -162,6 +177,9 @@ class MatmulKernel final : public Kernel {
     gguf::GemvReferenceOptions options;
     options.check_q8_1_words = false;
     options.serial_dot = entry_ == Entry::mmq;
+    // MMQ keeps the activation scale of these types in fp32 (MMQ_Q8_1_DS_LAYOUT_D4,
+    // mmq.cuh:60-100), where the reference's q8_1 block rounds it to fp16.
+    options.fp32_activation_scale = entry_ == Entry::mmq && mmq_activation_scale_is_fp32(s.quant);
     std::vector<ReferenceSample> samples = gguf::gemv_call_cpu_reference(s, GgufView(s, bufs), seed, count, options);
     for (ReferenceSample& r : samples) r.buffer = dst_index(s);
     return samples;

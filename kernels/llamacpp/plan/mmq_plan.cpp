@@ -42,6 +42,11 @@ std::uint64_t qk_of(gguf::QuantType t) { return static_cast<std::uint64_t>(type_
 
 }  // namespace
 
+bool mmq_activation_scale_is_fp32(gguf::QuantType t) {
+  using gguf::QuantType;
+  return t == QuantType::q8_0 || t == QuantType::q6_K || t == QuantType::iq4_xs;  // mmq.cuh:72-73, 85-91, 94-96
+}
+
 MmqConfig mmq_config(gguf::QuantType t, std::uint64_t rows, std::uint64_t ncols_opt, const DeviceLimits& limits) {
   (void)qk_of(t);  // throws for a type whose instance is not built
   MmqConfig c;
@@ -139,6 +144,12 @@ UpstreamCallPlan mmq_plan(const gguf::MoeCallShape& s, const DeviceLimits& limit
                       std::to_string(tiles) + " tiles x " + std::to_string(s.cols / qk_of(s.quant)) + " blocks";
     return plan;
   }
+  // mul_mat_q's stream-k start (mmq.cuh:1075-1076): int64(blockIdx.x) * (nsamples_y.z *
+  // nchannels_y.z * ntx.z * nty * blocks_per_ne00.z) / gridDim.x, the product in parentheses in
+  // 32-bit unsigned arithmetic (uint3 fields): the k-block total must stay below 2^32.
+  plan.indices.push_back({"stream-k k-block total (mmq.cuh:1075)",
+                          static_cast<u128>(tiles) * static_cast<u128>(s.cols / qk_of(s.quant)), IndexType::uint32,
+                          "k-blocks"});
   plan.launches.push_back({"mul_mat_q", {grid_x, 1, 1}, {warp, nwarps, 1}, c.nbytes_shared, true, {}});
   if (tiles % grid_x != 0)  // mmq.cuh:1456, 1477-1483: the fixup
     plan.launches.push_back({"mul_mat_q_stream_k_fixup", {grid_x, kMmqI / warp, 1}, {warp, nwarps / 2, 1}, 0, false, {}});

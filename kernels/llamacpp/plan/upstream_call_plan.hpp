@@ -10,6 +10,7 @@
 
 #include "call_shape.hpp"  // kernels/gguf/cuda: the GGUF family's call shape
 #include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/index_range.hpp"
 #include "gridfuzz/launch_spec.hpp"
 
 namespace gridfuzz::llamacpp {
@@ -21,6 +22,8 @@ struct UpstreamCallPlan {
   // Set when upstream's host code stops before launching (a GGML_ASSERT it reaches first): the
   // assertion as upstream prints it, with file:line.
   std::optional<std::string> host_error;
+  // Index expressions of the kernels, with the type upstream computes them in.
+  std::vector<IndexRange> indices;
 };
 
 // The weight types gridfuzz builds llama.cpp's kernels for (kernels/llamacpp/CMakeLists.txt).
@@ -49,6 +52,11 @@ struct MmqConfig {
   bool fallback = false;     // ne01 % 128 != 0 (mmq.cu:179)
   std::uint64_t nbytes_shared = 0;
 };
+
+// True for the types whose MMQ q8_1 activation blocks keep their scale d in fp32
+// (MMQ_Q8_1_DS_LAYOUT_D4: q8_0, q6_K, iq4_xs; mmq.cuh:60-100); DS4 (q4_0, q4_K) stores d and the
+// sum as half2, as a q8_1 block does.
+bool mmq_activation_scale_is_fp32(gguf::QuantType t);
 
 // mul_mat_q_switch_J's choice for `ncols_opt` columns (tokens), or J = 0 when no J fits.
 MmqConfig mmq_config(gguf::QuantType t, std::uint64_t rows, std::uint64_t ncols_opt, const DeviceLimits& limits);

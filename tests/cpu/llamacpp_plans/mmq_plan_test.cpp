@@ -115,5 +115,18 @@ TEST(LlamacppMmqPlan, KbcAssertionBoundsTilesTimesBlocks) {
   EXPECT_NE(p.host_error->find("mmq.cuh:1454"), std::string::npos) << *p.host_error;
 }
 
+TEST(LlamacppMmqPlan, KbcGuardWrapsIn32BitsAndTheIndexModelSaysSo) {
+  // 4096 experts of 2048 x 7168 q4_0 at 40000 tokens: 16 * 313 * 4096 tiles x 224 blocks =
+  // 4594860032 >= 2^32: the guard's product wraps to 299892736 < 2^30 and passes; the kernel's
+  // k-block total wraps the same way (uint32), which the index model flags.
+  const UpstreamCallPlan p = mmq_plan(moe(40000, 2048, 7168, QuantType::q4_0, Projection::gate_up, 4096), h200());
+  ASSERT_FALSE(p.host_error);
+  ASSERT_EQ(p.indices.size(), 1u);
+  EXPECT_EQ(p.indices[0].max_value, static_cast<u128>(16ull * 313 * 4096 * 224));
+  EXPECT_FALSE(check_index(p.indices[0]).safe);
+  // 30000 tokens: 16 * 235 * 4096 * 224 = 3449815040 < 2^32 but >= 2^30: the guard fires.
+  EXPECT_TRUE(mmq_plan(moe(30000, 2048, 7168, QuantType::q4_0, Projection::gate_up, 4096), h200()).host_error);
+}
+
 }  // namespace
 }  // namespace gridfuzz::llamacpp
