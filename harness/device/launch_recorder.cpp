@@ -112,23 +112,6 @@ std::string cupti_error(const CuptiApi& api, CUptiResult r) {
 
 Dim3 dim3_of(const dim3& d) { return {d.x, d.y, d.z}; }
 
-// The function's name from the driver (cuFuncGetName, CUDA 12.3+), for a callback that carries no
-// symbol name (seen for launches the driver refuses); "" when the driver has no such entry point.
-std::string function_name(CUfunction f) {
-  using GetName = CUresult (*)(const char**, CUfunction);
-  static const GetName get_name = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuFuncGetName", &fn, 12030, cudaEnableDefault, &status) != cudaSuccess ||
-        status != cudaDriverEntryPointSuccess)
-      return GetName{nullptr};
-    return reinterpret_cast<GetName>(fn);
-  }();
-  const char* name = nullptr;
-  if (!f || !get_name || get_name(&name, f) != CUDA_SUCCESS || !name) return "";
-  return name;
-}
-
 FuncAttributes attributes_of(CUfunction f) {
   FuncAttributes a;
   if (!f) return a;
@@ -164,7 +147,6 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     const CUfunction f = p.function;
     if (!e.enter) {
       e.func = attributes_of(f);
-      if (e.symbol.empty()) e.symbol = function_name(f);
       e.result = static_cast<int>(*static_cast<const CUresult*>(info->functionReturnValue));
       if (e.result != CUDA_SUCCESS) e.result_name = error_name(static_cast<CUresult>(e.result));
     }

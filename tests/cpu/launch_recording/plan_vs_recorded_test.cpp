@@ -44,6 +44,17 @@ TEST(PlanVsRecorded, ARefusedButPlannedLaunchStillAgrees) {
   EXPECT_EQ(plan_recorded_difference(p, {recorded(p.launches[0]), refused}), std::nullopt);
 }
 
+TEST(PlanVsRecorded, ARefusedLaunchWithoutANameIsComparedByGeometry) {
+  const LaunchPlan p = two_launches();
+  LaunchRecord refused = recorded(p.launches[1]);
+  refused.spec.name.clear();  // CUPTI gives no symbol name for a launch the driver refuses
+  refused.code = CUDA_ERROR_INVALID_VALUE;
+  refused.error = "CUDA_ERROR_INVALID_VALUE";
+  EXPECT_EQ(plan_recorded_difference(p, {recorded(p.launches[0]), refused}), std::nullopt);
+  refused.spec.grid.y = 70000;
+  EXPECT_TRUE(plan_recorded_difference(p, {recorded(p.launches[0]), refused}));
+}
+
 TEST(PlanVsRecorded, GridDifferenceNamesBothSides) {
   const LaunchPlan p = two_launches();
   LaunchRecord other = recorded(p.launches[1]);

@@ -49,7 +49,10 @@ class LlamacppGpu : public ::testing::Test {
   static void expect_pass(const CaseResult& r) {
     EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
     EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
+    // mmvq's split reference is bit-exact, mmq's within its stated tolerance (compare_policy).
+    EXPECT_TRUE(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0) == 0 ||
+                r.oracle.rfind("split:tol:0 unwritten:0 cpu:", 0) == 0)
+        << r.oracle;
     const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
@@ -83,7 +86,8 @@ TEST_F(LlamacppGpu, MmvqDenseAndSmallKPass) {
 }
 
 // The recorder sees a launch the driver refuses as the driver answered it: the same geometry and
-// error as gridfuzz's own launcher records.
+// error as gridfuzz's own launcher records. CUPTI gives no kernel name for it (H200, driver
+// 580.159.04): the name is empty or the kernel's.
 TEST_F(LlamacppGpu, RecorderSeesARefusedLaunchWithTheDriversError) {
   const device::ProbeSymbol& trivial = device::probe_symbols().front();
   const device::Function fn = device::Function::from_symbol(trivial.symbol, trivial.name);
@@ -107,7 +111,7 @@ TEST_F(LlamacppGpu, RecorderSeesARefusedLaunchWithTheDriversError) {
   EXPECT_EQ(seen[0].error, launcher.records()[0].error);
   EXPECT_EQ(seen[0].spec.grid, spec.grid);
   EXPECT_EQ(seen[0].spec.block, spec.block);
-  EXPECT_EQ(seen[0].spec.name, trivial.name);
+  EXPECT_TRUE(seen[0].spec.name.empty() || seen[0].spec.name == trivial.name) << seen[0].spec.name;
 }
 
 // GGML_ASSERT in upstream's host code ends the process; its message is in the crash note.

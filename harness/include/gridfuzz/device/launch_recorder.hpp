@@ -35,7 +35,8 @@ struct LaunchEvent {
   enum class Api { runtime, driver };
   Api api = Api::driver;
   bool enter = true;                 // API entry or exit
-  std::string symbol;                // kernel name as CUPTI gives it (mangled)
+  std::string symbol;                // kernel name as CUPTI gives it (mangled); CUPTI gives none for a
+                                     // launch the driver refuses (seen on the H200, driver 580)
   bool geometry_known = true;        // false for a runtime entry point whose parameters CUPTI does not describe
   Dim3 grid, block;
   std::uint64_t dynamic_smem_bytes = 0;

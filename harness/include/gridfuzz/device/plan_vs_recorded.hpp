@@ -1,8 +1,9 @@
 #pragma once
 // The plan of a kernel whose own host code launches (launch_recorder.hpp) is gridfuzz's
 // prediction of what that host code will launch. This compares it with what was recorded:
-// the same number of launches, and for each, in order, the same kernel (base name), grid, block
-// and dynamic shared memory. Pure host code (the CPU tests replay recorded launches through it).
+// the same number of launches, and for each, in order, the same kernel (base name; a recorded
+// launch without a name, as CUPTI reports a refused one, matches any), grid, block and dynamic
+// shared memory. Pure host code (the CPU tests replay recorded launches through it).
 #include <optional>
 #include <string>
 #include <vector>
