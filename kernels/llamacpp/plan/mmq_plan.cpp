@@ -150,6 +150,16 @@ UpstreamCallPlan mmq_plan(const gguf::MoeCallShape& s, const DeviceLimits& limit
   plan.indices.push_back({"stream-k k-block total (mmq.cuh:1075)",
                           static_cast<u128>(tiles) * static_cast<u128>(s.cols / qk_of(s.quant)), IndexType::uint32,
                           "k-blocks"});
+  // The output index of write_back, dst[ids_dst[j]*stride + i] (mmq.cuh:467-472, 517-522): int
+  // times int, up to (output columns) * rows - 1, the columns being the (token, slot) pairs with ids.
+  const std::uint64_t out_cols = ids ? s.tokens * s.top_k : s.tokens;
+  plan.indices.push_back({"dst index ids_dst[j]*stride + i (mmq.cuh:522)",
+                          static_cast<u128>(out_cols) * s.rows - 1, IndexType::int32, "elements"});
+  // The q8_1 tile source, y + ncols_y * (k block) * sz (mmq.cuh:919): int, ncols_y being the
+  // quantized rows (pairs with ids), up to ncols_y * (ne10_padded / 128) * 36 ints.
+  plan.indices.push_back({"y tile offset ncols_y*kb*sz (mmq.cuh:919)",
+                          static_cast<u128>(out_cols) * (ne10_padded / 128) * (kBlockQ81MmqBytes / 4), IndexType::int32,
+                          "ints"});
   plan.launches.push_back({"mul_mat_q", {grid_x, 1, 1}, {warp, nwarps, 1}, c.nbytes_shared, true, {}});
   if (tiles % grid_x != 0)  // mmq.cuh:1456, 1477-1483: the fixup
     plan.launches.push_back({"mul_mat_q_stream_k_fixup", {grid_x, kMmqI / warp, 1}, {warp, nwarps / 2, 1}, 0, false, {}});

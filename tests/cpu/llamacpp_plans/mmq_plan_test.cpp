@@ -121,11 +121,26 @@ TEST(LlamacppMmqPlan, KbcGuardWrapsIn32BitsAndTheIndexModelSaysSo) {
   // k-block total wraps the same way (uint32), which the index model flags.
   const UpstreamCallPlan p = mmq_plan(moe(40000, 2048, 7168, QuantType::q4_0, Projection::gate_up, 4096), h200());
   ASSERT_FALSE(p.host_error);
-  ASSERT_EQ(p.indices.size(), 1u);
+  ASSERT_EQ(p.indices.size(), 3u);
   EXPECT_EQ(p.indices[0].max_value, static_cast<u128>(16ull * 313 * 4096 * 224));
   EXPECT_FALSE(check_index(p.indices[0]).safe);
   // 30000 tokens: 16 * 235 * 4096 * 224 = 3449815040 < 2^32 but >= 2^30: the guard fires.
   EXPECT_TRUE(mmq_plan(moe(30000, 2048, 7168, QuantType::q4_0, Projection::gate_up, 4096), h200()).host_error);
+}
+
+TEST(LlamacppMmqPlan, DownProjectionOutputIndexOverflowsInt32FromDeepSeekSizedBatches) {
+  // DeepSeek-V3 down: 7168 rows, top_k 8: pairs * rows - 1 >= 2^31 from 37450 tokens on
+  // (2^31 / (7168 * 8) = 37449.1); the gate/up projection (2048 rows) stays below it up to the
+  // helper's 58112-token bound.
+  auto dst_index = [](const UpstreamCallPlan& p) { return p.indices[1]; };
+  const UpstreamCallPlan below = mmq_plan(moe(37449, 7168, 2048, QuantType::q4_K, Projection::down), h200());
+  const UpstreamCallPlan above = mmq_plan(moe(37450, 7168, 2048, QuantType::q4_K, Projection::down), h200());
+  ASSERT_FALSE(below.host_error);
+  ASSERT_FALSE(above.host_error);
+  EXPECT_TRUE(check_index(dst_index(below)).safe);
+  EXPECT_FALSE(check_index(dst_index(above)).safe);
+  EXPECT_EQ(dst_index(above).max_value, static_cast<u128>(37450ull * 8 * 7168 - 1));
+  EXPECT_TRUE(check_index(dst_index(mmq_plan(moe(58112, 2048, 7168, QuantType::q4_K), h200()))).safe);
 }
 
 }  // namespace
