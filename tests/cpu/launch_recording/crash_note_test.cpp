@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "gridfuzz/crash_note.hpp"
+#include "gridfuzz/worker_client.hpp"
 
 namespace gridfuzz {
 namespace {
@@ -31,6 +32,20 @@ TEST(CrashNote, NoEnvironmentNoFile) {
   unsetenv(kCrashNoteEnv);
   leave_crash_note("only on stderr");
   EXPECT_EQ(take_crash_note("/nonexistent/gridfuzz-note"), "");
+}
+
+// End to end through a real worker process: what it leaves before it aborts reaches the reply's
+// reason (and so the row's observed outcome), once; the next worker starts with an empty note.
+TEST(CrashNote, ReachesTheCrashReasonOfTheWorker) {
+  WorkerClient w({"/bin/sh", "-c",
+                  "read line; printf 'llama.cpp abort: mmid.cu:147: GGML_ASSERT(nbytes_shared <= smpbo) failed' "
+                  "> \"$GRIDFUZZ_CRASH_NOTE\"; kill -ABRT $$"},
+                 10);
+  const WorkerReply r = w.run("fake/x/1/n=1");
+  ASSERT_EQ(r.status, WorkerReply::Status::crashed);
+  EXPECT_EQ(r.reason, "signal 6 (Aborted): llama.cpp abort: mmid.cu:147: GGML_ASSERT(nbytes_shared <= smpbo) failed");
+  WorkerClient quiet({"/bin/sh", "-c", "read line; kill -ABRT $$"}, 10);
+  EXPECT_EQ(quiet.run("fake/x/1/n=1").reason, "signal 6 (Aborted)");
 }
 
 }  // namespace
