@@ -36,9 +36,16 @@ std::string take_crash_note(const std::string& path) {
   ss << in.rdbuf();
   in.close();
   std::ofstream(path, std::ios::trunc);
+  // One line of printable text (it becomes part of a CSV row's observed outcome, which allows no
+  // control characters and no surrounding spaces).
   std::string note = ss.str();
-  while (!note.empty() && (note.back() == '\n' || note.back() == ' ')) note.pop_back();
-  return note;
+  for (char& c : note) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) c = ' ';
+  }
+  const std::size_t first = note.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return note.substr(first, note.find_last_not_of(' ') - first + 1);
 }
 
 }  // namespace gridfuzz

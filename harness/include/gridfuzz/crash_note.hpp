@@ -14,7 +14,8 @@ inline constexpr const char* kCrashNoteEnv = "GRIDFUZZ_CRASH_NOTE";
 // stderr. Async-signal-unsafe but allocation-free after formatting; never throws.
 void leave_crash_note(const std::string& text) noexcept;
 
-// The parent's side: the note in `path` (one line, "" when none), and the file emptied.
+// The parent's side: the note in `path` as one line of printable text (control characters become
+// spaces, surrounding spaces are cut; "" when none), and the file emptied.
 std::string take_crash_note(const std::string& path);
 
 }  // namespace gridfuzz

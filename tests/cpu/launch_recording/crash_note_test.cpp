@@ -28,6 +28,15 @@ TEST(CrashNote, ChildLeavesItParentTakesItOnce) {
   std::filesystem::remove(path);
 }
 
+TEST(CrashNote, TheParentReadsOnePrintableLine) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("gridfuzz-note-raw-" + std::to_string(getpid()))).string();
+  std::ofstream(path) << "  a\tb\x01" "c\r\nd  \n";
+  EXPECT_EQ(take_crash_note(path), "a b c  d");
+  std::ofstream(path) << " \n\t ";
+  EXPECT_EQ(take_crash_note(path), "");
+  std::filesystem::remove(path);
+}
+
 TEST(CrashNote, NoEnvironmentNoFile) {
   unsetenv(kCrashNoteEnv);
   leave_crash_note("only on stderr");
