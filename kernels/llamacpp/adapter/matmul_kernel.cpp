@@ -30,7 +30,10 @@ namespace {
 using gguf::GemvBuffers;
 using gguf::MoeCallShape;
 
-constexpr std::uint64_t kMmqPieceTokens = 4096;
+// Not a power of two: with 4096-token pieces the q8_1 scratch of a DeepSeek-V3 gate/up piece is
+// exactly 252 MiB and upstream's unpadded tile read past its end faulted on the H200
+// (docs/upstream/llama-cpp.md, Finding 3); 4000 tokens keep the pieces off such boundaries.
+constexpr std::uint64_t kMmqPieceTokens = 4000;
 constexpr double kMmqSplitRelTol = 1e-4, kMmqSplitAbsTol = 1e-3;
 
 // Our buffer indices: x, weights, ids (mul_mat_id only), dst.

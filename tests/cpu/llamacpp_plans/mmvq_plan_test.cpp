@@ -147,5 +147,24 @@ TEST(LlamacppMmvqKernel, SplitPiecesCoverEveryTokenOnce) {
   }
 }
 
+TEST(LlamacppMmqKernel, SplitPiecesCoverEveryTokenOnceInPiecesOf4000) {
+  Registry registry;
+  register_kernels(registry);
+  const auto k = registry.find("llamacpp.mmq");
+  ASSERT_TRUE(k);
+  for (std::uint64_t tokens : {1ull, 3999ull, 4000ull, 4001ull, 58112ull}) {
+    Params p = Params::defaults(k->axes());
+    p.set("tokens", std::to_string(tokens));
+    std::uint64_t next = 0;
+    for (const SplitPiece& piece : k->split(p, h200())) {
+      EXPECT_EQ(piece.begin, next);
+      EXPECT_GT(piece.end, piece.begin);
+      EXPECT_LE(piece.end - piece.begin, 4000u);
+      next = piece.end;
+    }
+    EXPECT_EQ(next, tokens);
+  }
+}
+
 }  // namespace
 }  // namespace gridfuzz::llamacpp
