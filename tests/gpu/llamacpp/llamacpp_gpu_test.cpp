@@ -1,8 +1,9 @@
-// On a real GPU: llama.cpp's ggml_cuda_mul_mat_vec_q (llama-cpp-python 0.3.36, unmodified) run by
-// gridfuzz::run_case on shapes of real MoE models. Upstream's host code launches by itself; the
-// CUPTI recorder sees every launch and the runner compares them with the plan, so a `pass`
-// verdict means: plan == recorded, split reference bit-exact, every sampled output within the
-// float64 CPU reference's bound. Each case prints one line for docs/upstream/llama-cpp.md.
+// On a real GPU: llama.cpp's ggml_cuda_mul_mat_vec_q and ggml_cuda_mul_mat_q (llama-cpp-python
+// 0.3.36, unmodified) run by gridfuzz::run_case on shapes of real MoE models; upstream's host
+// assertions as death tests. Upstream's host code launches by itself; the CUPTI recorder sees
+// every launch and the runner compares them with the plan, so a `pass` verdict means: plan ==
+// recorded, split reference bit-exact (mmvq) or within its tolerance (mmq), every sampled output
+// within the float64 CPU reference's bound. Each case prints one line for docs/upstream/llama-cpp.md.
 #include <gtest/gtest.h>
 
 #include <iostream>
