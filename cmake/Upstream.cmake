@@ -45,3 +45,41 @@ if(GRIDFUZZ_UPSTREAM)
 else()
   message(STATUS "gridfuzz: upstream kernels left out (GRIDFUZZ_UPSTREAM=OFF)")
 endif()
+
+# llama.cpp's CUDA matmuls (mmvq, mmq, quantize, mmid), from the llama-cpp-python sdist, which
+# vendors llama.cpp under vendor/llama.cpp (docs/upstream/llama-cpp.md).
+#   GRIDFUZZ_LLAMACPP_DIR   a llama.cpp checkout or an unpacked llama-cpp-python sdist to use instead
+#                           of the pinned package (a folder holding ggml/src/ggml-cuda, or
+#                           <sdist>/vendor/llama.cpp/ggml/src/ggml-cuda)
+# Sets GRIDFUZZ_HAS_LLAMACPP and GRIDFUZZ_LLAMACPP_GGML (the folder holding include/ and src/).
+#   GRIDFUZZ_LLAMACPP       build them when their sources are there (default ON; scripts/sanitize
+#                           turns it off: their nvcc time would count twice in CI)
+option(GRIDFUZZ_LLAMACPP "Build llama.cpp's CUDA matmuls when their sources are present" ON)
+set(GRIDFUZZ_LLAMACPP_DIR "$ENV{GRIDFUZZ_LLAMACPP_DIR}" CACHE PATH
+    "llama.cpp sources (or an unpacked llama-cpp-python sdist) to build instead of the pinned package")
+file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _llamacpp_line REGEX "^llama-cpp-python[ \t]")
+string(REGEX REPLACE "^llama-cpp-python[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_LLAMACPP_VERSION "${_llamacpp_line}")
+
+set(GRIDFUZZ_HAS_LLAMACPP OFF)
+set(GRIDFUZZ_LLAMACPP_GGML "")
+if(GRIDFUZZ_UPSTREAM AND NOT GRIDFUZZ_LLAMACPP)
+  message(STATUS "gridfuzz: llama.cpp CUDA matmuls left out (GRIDFUZZ_LLAMACPP=OFF)")
+elseif(GRIDFUZZ_UPSTREAM)
+  if(GRIDFUZZ_LLAMACPP_DIR)
+    set(_llamacpp_root "${GRIDFUZZ_LLAMACPP_DIR}")
+  else()
+    set(_llamacpp_root "${GRIDFUZZ_UPSTREAM_CACHE}/llama-cpp-python-${GRIDFUZZ_LLAMACPP_VERSION}/llama_cpp_python-${GRIDFUZZ_LLAMACPP_VERSION}")
+  endif()
+  foreach(_candidate "${_llamacpp_root}/vendor/llama.cpp/ggml" "${_llamacpp_root}/ggml")
+    if(NOT GRIDFUZZ_LLAMACPP_GGML AND EXISTS "${_candidate}/src/ggml-cuda/mmvq.cu" AND EXISTS "${_candidate}/include/ggml.h")
+      set(GRIDFUZZ_LLAMACPP_GGML "${_candidate}")
+    endif()
+  endforeach()
+  if(GRIDFUZZ_LLAMACPP_GGML)
+    set(GRIDFUZZ_HAS_LLAMACPP ON)
+    message(STATUS "gridfuzz: llama.cpp CUDA matmuls from ${GRIDFUZZ_LLAMACPP_GGML}")
+  else()
+    message(STATUS "gridfuzz: llama.cpp CUDA matmuls left out: no sources under ${_llamacpp_root} "
+                   "(run scripts/fetch-upstream, or set GRIDFUZZ_LLAMACPP_DIR)")
+  endif()
+endif()

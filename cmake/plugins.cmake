@@ -20,6 +20,8 @@ set(GRIDFUZZ_API_HEADERS
   gridfuzz/device/handle.hpp
   gridfuzz/device/cuda_error.hpp
   gridfuzz/device/symbol_resolvers.hpp
+  gridfuzz/device/launch_recorder.hpp
+  gridfuzz/crash_note.hpp
 )
 set(GRIDFUZZ_API_STAGE ${PROJECT_BINARY_DIR}/plugin-api/include)
 foreach(header ${GRIDFUZZ_API_HEADERS})

@@ -5,6 +5,9 @@
 #ifdef GRIDFUZZ_HAS_VLLM
 #include "gridfuzz/vllm/register.hpp"
 #endif
+#ifdef GRIDFUZZ_HAS_LLAMACPP
+#include "gridfuzz/llamacpp/register.hpp"
+#endif
 
 namespace gridfuzz::cli {
 
@@ -13,6 +16,9 @@ void register_builtin_kernels(Registry& registry) {
   affine::register_kernels(registry);
 #ifdef GRIDFUZZ_HAS_VLLM
   vllm::register_kernels(registry);  // upstream's kernels, when the build found their sources
+#endif
+#ifdef GRIDFUZZ_HAS_LLAMACPP
+  llamacpp::register_kernels(registry);  // llama.cpp's CUDA matmuls, when the build found their sources
 #endif
 }
 

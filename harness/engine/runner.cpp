@@ -8,6 +8,7 @@
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/plan_vs_recorded.hpp"
 #include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/guarded_buffers.hpp"
 #include "gridfuzz/output_compare.hpp"
@@ -200,9 +201,13 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   CaseResult r = predict_case(kernel, c, limits);
   const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
   Observation obs;
+  // Set when the kernel's host code launched by itself (Launcher::watched) and its recorded
+  // launches differ from the plan: a model-mismatch, whatever else happened.
+  std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
     r.observed = obs.observed;
-    r.verdict = decide_verdict(r.prediction, obs, expected);
+    r.verdict = plan_difference ? "model-mismatch" : decide_verdict(r.prediction, obs, expected);
+    if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
     return r;
   };
 
@@ -258,6 +263,9 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       r.detail = rec.describe();
       break;
     }
+  if (launcher.watched()) {
+    plan_difference = device::plan_recorded_difference(r.plan, launcher.records());
+  }
   if (obs.observed == "accept") {
     try {
       const OracleOutcome o = run_oracle(kernel, c, limits, options, *bufs, stream.get(), r);

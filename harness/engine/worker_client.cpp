@@ -8,10 +8,14 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
+#include "gridfuzz/crash_note.hpp"
 #include "gridfuzz/worker_protocol.hpp"
+
+extern char** environ;
 
 namespace gridfuzz {
 
@@ -20,9 +24,20 @@ WorkerClient::WorkerClient(std::vector<std::string> argv, double timeout_s)
   if (argv_.empty()) throw std::invalid_argument("WorkerClient: empty command");
   // A child that dies while we write must not kill the parent.
   signal(SIGPIPE, SIG_IGN);
+  // The file a dying worker leaves its last words in (crash_note.hpp).
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/gridfuzz-crash-note-XXXXXX";
+  const int fd = mkstemp(pattern.data());
+  if (fd >= 0) {
+    close(fd);
+    note_path_ = pattern;
+  }
 }
 
-WorkerClient::~WorkerClient() { stop(); }
+WorkerClient::~WorkerClient() {
+  stop();
+  if (!note_path_.empty()) unlink(note_path_.c_str());
+}
 
 void WorkerClient::start() {
   int down[2], up[2];
@@ -31,12 +46,20 @@ void WorkerClient::start() {
   std::vector<char*> args;
   for (auto& a : argv_) args.push_back(a.data());
   args.push_back(nullptr);
+  // The child's environment: ours plus the crash-note file, built before fork (no allocation after).
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e)
+    if (std::string(*e).rfind(std::string(kCrashNoteEnv) + "=", 0) != 0) env_strings.emplace_back(*e);
+  if (!note_path_.empty()) env_strings.push_back(std::string(kCrashNoteEnv) + "=" + note_path_);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("worker: fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     dup2(down[0], STDIN_FILENO);
     dup2(up[1], STDOUT_FILENO);
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   close(down[0]);
@@ -51,8 +74,12 @@ void WorkerClient::start() {
 std::string WorkerClient::reap_reason() {
   int status = 0;
   if (waitpid(pid_, &status, 0) < 0) return "lost";
-  if (WIFSIGNALED(status)) return std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  return "exit " + std::to_string(WEXITSTATUS(status));
+  std::string how = WIFSIGNALED(status)
+                        ? std::string("signal ") + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"
+                        : "exit " + std::to_string(WEXITSTATUS(status));
+  if (!note_path_.empty())
+    if (const std::string note = take_crash_note(note_path_); !note.empty()) how += ": " + note;
+  return how;
 }
 
 void WorkerClient::stop() {

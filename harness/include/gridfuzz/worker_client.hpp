@@ -32,7 +32,7 @@ class WorkerClient {
  private:
   void start();
   void stop();                       // kill and reap
-  std::string reap_reason();         // waits for the child, describes how it ended
+  std::string reap_reason();         // waits for the child, describes how it ended (+ its crash note)
 
   std::vector<std::string> argv_;
   double timeout_s_;
@@ -40,6 +40,7 @@ class WorkerClient {
   int to_child_ = -1, from_child_ = -1;
   int restarts_ = 0;
   bool started_once_ = false;
+  std::string note_path_;            // the worker's crash-note file (crash_note.hpp), one per client
 };
 
 }  // namespace gridfuzz

@@ -40,6 +40,13 @@ struct GemvReferenceOptions {
   // s or subtracted from the quants (vLLM's MoE MMQ): the plain reference_dot, with
   // gpu_dot_tolerance widened to gpu_dot_fp32_serial_bound.
   bool serial_dot = false;
+  // Check q8_1 words of the call's q8_1 buffer (false where the call quantizes into scratch of its
+  // own, as llama.cpp's host code does into its memory pool).
+  bool check_q8_1_words = true;
+  // The kernel's activation blocks keep the scale d in fp32 where the reference's q8_1 block
+  // rounds it to fp16 (llama.cpp's MMQ D4 layout): each block's contribution may differ by
+  // fp16's relative rounding, 2^-11, so the tolerance adds 2^-11 of the dot's magnitude.
+  bool fp32_activation_scale = false;
 };
 std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
                                                      std::size_t count, const GemvReferenceOptions& options = {});

@@ -42,10 +42,23 @@ class Launcher {
   const LaunchRecord& launch_checked(const Function& fn, LaunchSpec spec, void** args, CUstream stream);
 
   const std::vector<LaunchRecord>& records() const { return records_; }
-  void clear() { records_.clear(); }
+  void clear() {
+    records_.clear();
+    watched_ = false;
+  }
+
+  // A launch that host code other than ours made, seen by a LaunchRecorder (launch_recorder.hpp).
+  // The runner then compares the records with the kernel's plan.
+  void add_watched(LaunchRecord rec) {
+    records_.push_back(std::move(rec));
+    watched_ = true;
+  }
+  // True when any record came from watching (add_watched).
+  bool watched() const { return watched_; }
 
  private:
   std::vector<LaunchRecord> records_;
+  bool watched_ = false;  // after records_: a plugin built before it sees the same layout up to here
 };
 
 }  // namespace gridfuzz::device

@@ -1,0 +1,312 @@
+#include "gridfuzz/device/launch_recorder.hpp"
+
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_result.h>
+#include <cupti_runtime_cbid.h>
+#include <cuda_runtime_api.h>
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <generated_cuda_runtime_api_meta.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+#include "cupti_driver_params.hpp"
+#include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/driver_api.hpp"
+
+namespace gridfuzz::device {
+
+// --- folding (pure) ---
+
+void LaunchEventFolder::on_event(const LaunchEvent& e) {
+  if (e.api == LaunchEvent::Api::runtime) {
+    if (e.enter) {
+      if (runtime_depth_++ == 0) {
+        driver_seen_in_runtime_ = false;
+        runtime_entry_ = e;
+      }
+      return;
+    }
+    if (runtime_depth_ == 0) return;  // an exit without its entry (recording started inside the call)
+    if (--runtime_depth_ == 0) {
+      if (!driver_seen_in_runtime_ && e.result != 0) {
+        // Refused by the runtime before the driver saw it.
+        LaunchRecord rec;
+        const LaunchEvent& in = runtime_entry_ ? *runtime_entry_ : e;
+        rec.spec.name = kernel_base_name(in.symbol.empty() ? e.symbol : in.symbol);
+        if (in.geometry_known) {
+          rec.spec.grid = in.grid;
+          rec.spec.block = in.block;
+          rec.spec.dynamic_smem_bytes = in.dynamic_smem_bytes;
+        } else {
+          rec.spec.grid = rec.spec.block = Dim3{0, 0, 0};
+        }
+        rec.code = CUDA_ERROR_UNKNOWN;  // no driver answer: the runtime's error is in `error`
+        rec.error = e.result_name.empty() ? "runtime error " + std::to_string(e.result) : e.result_name;
+        records_.push_back(rec);
+      }
+      runtime_entry_.reset();
+    }
+    return;
+  }
+  if (e.enter) return;  // a driver launch is recorded at its exit, with the answer
+  if (runtime_depth_ > 0) driver_seen_in_runtime_ = true;
+  LaunchRecord rec;
+  rec.spec.name = kernel_base_name(e.symbol);
+  rec.spec.grid = e.grid;
+  rec.spec.block = e.block;
+  rec.spec.dynamic_smem_bytes = e.dynamic_smem_bytes;
+  rec.spec.func = e.func;
+  rec.code = static_cast<CUresult>(e.result);
+  if (e.result != 0) rec.error = e.result_name.empty() ? "CUresult " + std::to_string(e.result) : e.result_name;
+  records_.push_back(rec);
+}
+
+std::vector<LaunchRecord> LaunchEventFolder::take() {
+  std::vector<LaunchRecord> out;
+  out.swap(records_);
+  return out;
+}
+
+std::string kernel_base_name(const std::string& symbol) {
+  if (symbol.rfind("_Z", 0) != 0) return symbol;
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+  if (status != 0 || !demangled) return symbol;
+  std::string s = demangled.get();  // "void mul_mat_vec_q<(ggml_type)2, 1>(void const*, ...)"
+  // Cut at the first '<' or '(' that is not part of a leading return type.
+  std::size_t end = s.find_first_of("<(");
+  if (end == std::string::npos) end = s.size();
+  std::string head = s.substr(0, end);
+  if (const std::size_t sp = head.rfind(' '); sp != std::string::npos) head = head.substr(sp + 1);
+  if (const std::size_t ns = head.rfind("::"); ns != std::string::npos) head = head.substr(ns + 2);
+  return head;
+}
+
+// --- CUPTI ---
+
+namespace {
+
+struct CuptiApi {
+  decltype(&cuptiSubscribe) subscribe = nullptr;
+  decltype(&cuptiEnableCallback) enable_callback = nullptr;
+  decltype(&cuptiGetResultString) result_string = nullptr;
+  CUpti_SubscriberHandle subscriber = nullptr;
+  std::string failure;  // why it cannot be used; empty when subscribed
+};
+
+std::mutex g_mutex;                        // guards g_folder and the live flag
+LaunchEventFolder* g_folder = nullptr;     // the live recorder's, or null
+std::atomic<bool> g_live{false};
+
+std::string cupti_error(const CuptiApi& api, CUptiResult r) {
+  const char* s = nullptr;
+  if (api.result_string) api.result_string(r, &s);
+  return s ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
+}
+
+Dim3 dim3_of(const dim3& d) { return {d.x, d.y, d.z}; }
+
+FuncAttributes attributes_of(CUfunction f) {
+  FuncAttributes a;
+  if (!f) return a;
+  int v = 0;
+  if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) a.num_regs = v;
+  if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS)
+    a.static_smem_bytes = static_cast<std::uint64_t>(v);
+  if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS)
+    a.max_threads_per_block = v;
+  return a;
+}
+
+void fill_from_launch_config(LaunchEvent& e, const cudaLaunchConfig_t* c) {
+  if (!c) return;
+  e.grid = dim3_of(c->gridDim);
+  e.block = dim3_of(c->blockDim);
+  e.dynamic_smem_bytes = c->dynamicSmemBytes;
+}
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (!g_live.load(std::memory_order_acquire)) return;
+  const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  LaunchEvent e;
+  e.enter = info->callbackSite == CUPTI_API_ENTER;
+  if (info->symbolName) e.symbol = info->symbolName;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    e.api = LaunchEvent::Api::driver;
+    const DriverLaunchParams p = driver_launch_params(cbid, info->functionParams);
+    if (!p.known) return;
+    e.grid = p.grid;
+    e.block = p.block;
+    e.dynamic_smem_bytes = p.dynamic_smem_bytes;
+    const CUfunction f = p.function;
+    if (!e.enter) {
+      e.func = attributes_of(f);
+      e.result = static_cast<int>(*static_cast<const CUresult*>(info->functionReturnValue));
+      if (e.result != CUDA_SUCCESS) e.result_name = error_name(static_cast<CUresult>(e.result));
+    }
+  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    e.api = LaunchEvent::Api::runtime;
+    switch (cbid) {
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+        const auto* p = static_cast<const cudaLaunchKernel_v7000_params*>(info->functionParams);
+        e.grid = dim3_of(p->gridDim);
+        e.block = dim3_of(p->blockDim);
+        e.dynamic_smem_bytes = p->sharedMem;
+        break;
+      }
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
+        const auto* p = static_cast<const cudaLaunchCooperativeKernel_v9000_params*>(info->functionParams);
+        e.grid = dim3_of(p->gridDim);
+        e.block = dim3_of(p->blockDim);
+        e.dynamic_smem_bytes = p->sharedMem;
+        break;
+      }
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+        const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(info->functionParams);
+        fill_from_launch_config(e, p->config);
+        break;
+      }
+#if defined(CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000)
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+      case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+        e.geometry_known = false;  // no parameter struct in the CUPTI headers
+        break;
+#endif
+      default: return;
+    }
+    if (!e.enter) {
+      e.result = static_cast<int>(*static_cast<const cudaError_t*>(info->functionReturnValue));
+      if (e.result != 0) e.result_name = cudaGetErrorName(static_cast<cudaError_t>(e.result));
+    }
+  } else {
+    return;
+  }
+  const std::lock_guard lock(g_mutex);
+  if (g_folder) g_folder->on_event(e);
+}
+
+const CUpti_CallbackId kDriverIds[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
+const CUpti_CallbackId kRuntimeIds[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,           CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,       CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+#if defined(CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000)
+    CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,        CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+#endif
+};
+
+// Loads libcupti and subscribes once per process: $GRIDFUZZ_CUPTI_LIBRARY, then the toolkit's
+// library folders known at build time, then the loader's search path.
+const CuptiApi& cupti() {
+  static const CuptiApi api = [] {
+    CuptiApi a;
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("GRIDFUZZ_CUPTI_LIBRARY")) candidates.emplace_back(env);
+#ifdef GRIDFUZZ_CUPTI_DIRS
+    for (const char* dir : {GRIDFUZZ_CUPTI_DIRS}) {
+      candidates.push_back(std::string(dir) + "/libcupti.so");
+    }
+#endif
+    candidates.emplace_back("libcupti.so");
+    candidates.emplace_back("libcupti.so.13");
+    candidates.emplace_back("libcupti.so.12");
+    void* lib = nullptr;
+    std::string tried;
+    for (const std::string& c : candidates) {
+      lib = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (lib) break;
+      tried += (tried.empty() ? "" : ", ") + c;
+    }
+    if (!lib) {
+      a.failure = "libcupti not found (tried " + tried + "; set GRIDFUZZ_CUPTI_LIBRARY)";
+      return a;
+    }
+    a.subscribe = reinterpret_cast<decltype(&cuptiSubscribe)>(dlsym(lib, "cuptiSubscribe"));
+    a.enable_callback = reinterpret_cast<decltype(&cuptiEnableCallback)>(dlsym(lib, "cuptiEnableCallback"));
+    a.result_string = reinterpret_cast<decltype(&cuptiGetResultString)>(dlsym(lib, "cuptiGetResultString"));
+    if (!a.subscribe || !a.enable_callback) {
+      a.failure = "libcupti lacks cuptiSubscribe/cuptiEnableCallback";
+      return a;
+    }
+    if (const CUptiResult r = a.subscribe(&a.subscriber, on_callback, nullptr); r != CUPTI_SUCCESS) {
+      a.failure = "cuptiSubscribe failed: " + cupti_error(a, r) + " (another CUPTI client in this process?)";
+      return a;
+    }
+    for (CUpti_CallbackId id : kDriverIds)
+      if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id); r != CUPTI_SUCCESS) {
+        a.failure = "cuptiEnableCallback(driver " + std::to_string(id) + "): " + cupti_error(a, r);
+        return a;
+      }
+    for (CUpti_CallbackId id : kRuntimeIds)
+      if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id); r != CUPTI_SUCCESS) {
+        a.failure = "cuptiEnableCallback(runtime " + std::to_string(id) + "): " + cupti_error(a, r);
+        return a;
+      }
+    return a;
+  }();
+  return api;
+}
+
+LaunchEventFolder g_live_folder;
+
+}  // namespace
+
+std::optional<std::string> LaunchRecorder::unavailable_reason() {
+  const CuptiApi& a = cupti();
+  if (a.failure.empty()) return std::nullopt;
+  return a.failure;
+}
+
+LaunchRecorder::LaunchRecorder() {
+  if (auto why = unavailable_reason()) throw LaunchRecorderUnavailable("launch recorder: " + *why);
+  const std::lock_guard lock(g_mutex);
+  if (g_folder) throw LaunchRecorderUnavailable("launch recorder: another recorder is live in this process");
+  g_live_folder.take();
+  g_folder = &g_live_folder;
+  g_live.store(true, std::memory_order_release);
+}
+
+LaunchRecorder::~LaunchRecorder() {
+  g_live.store(false, std::memory_order_release);
+  const std::lock_guard lock(g_mutex);
+  g_folder = nullptr;
+}
+
+std::vector<LaunchRecord> LaunchRecorder::take() {
+  const std::lock_guard lock(g_mutex);
+  return g_live_folder.take();
+}
+
+std::string LaunchRecorder::describe_live() {
+  const std::lock_guard lock(g_mutex);
+  if (!g_folder) return "";
+  std::string out;
+  for (const LaunchRecord& r : g_folder->records()) out += (out.empty() ? "" : "; ") + r.describe();
+  return out.empty() ? "no launch recorded before it" : "recorded before it: " + out;
+}
+
+void watch_launches(Launcher& launcher, const std::function<void()>& call) {
+  LaunchRecorder recorder;
+  try {
+    call();
+  } catch (...) {
+    for (LaunchRecord& r : recorder.take()) launcher.add_watched(std::move(r));
+    throw;
+  }
+  for (LaunchRecord& r : recorder.take()) launcher.add_watched(std::move(r));
+}
+
+}  // namespace gridfuzz::device

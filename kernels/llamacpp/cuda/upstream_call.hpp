@@ -1,0 +1,37 @@
+#pragma once
+// One call of llama.cpp's own host entry points, ggml_cuda_mul_mat_vec_q (mmvq.cu:1421) and
+// ggml_cuda_mul_mat_q (mmq.cu:135), on ggml_tensor descriptors that point at gridfuzz's buffers
+// (built in upstream_call.cu as ggml_new_tensor would lay them out). Upstream's host code then
+// quantizes, picks the kernels and their geometry and launches them itself: gridfuzz watches
+// those launches (gridfuzz/device/launch_recorder.hpp). Plain types only: this header does not
+// expose upstream's.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace gridfuzz::llamacpp {
+
+enum class Entry { mmvq, mmq };
+
+struct MatmulCall {
+  std::uint32_t ggml_type = 2;  // the weights' ggml_type id (gguf::QuantType has the same values)
+  std::int64_t cols = 0;        // ne00 = ne10: the reduction length
+  std::int64_t rows = 0;        // ne01: output rows per matrix
+  std::int64_t experts = 1;     // ne02 (1 without ids)
+  // Without ids (MUL_MAT): src1 [cols, vectors], dst [rows, vectors].
+  // With ids (MUL_MAT_ID): src1 [cols, src1_rows_per_token (1 or top_k), tokens],
+  // ids [top_k, tokens], dst [rows, top_k, tokens].
+  bool with_ids = false;
+  std::int64_t vectors = 1;
+  std::int64_t tokens = 1, top_k = 1, src1_rows_per_token = 1;
+  const void* weights = nullptr;
+  const float* x = nullptr;
+  const std::int32_t* ids = nullptr;
+  float* dst = nullptr;
+};
+
+// Runs the entry point on `stream` (put into the ggml backend context as its stream 0).
+// Upstream's GGML_ASSERT / CUDA_CHECK failures end the process (shim/ggml_shim.cu).
+void call_upstream(Entry entry, const MatmulCall& call, cudaStream_t stream);
+
+}  // namespace gridfuzz::llamacpp
