@@ -5,6 +5,9 @@
 #ifdef GRIDFUZZ_HAS_VLLM
 #include "gridfuzz/vllm/register.hpp"
 #endif
+#ifdef GRIDFUZZ_HAS_MLX
+#include "gridfuzz/mlx/register.hpp"
+#endif
 
 namespace gridfuzz::cli {
 
@@ -13,6 +16,9 @@ void register_builtin_kernels(Registry& registry) {
   affine::register_kernels(registry);
 #ifdef GRIDFUZZ_HAS_VLLM
   vllm::register_kernels(registry);  // upstream's kernels, when the build found their sources
+#endif
+#ifdef GRIDFUZZ_HAS_MLX
+  mlx::register_kernels(registry);  // MLX's kernels, when the build found MLX's sources (GRIDFUZZ_MLX_DIR)
 #endif
 }
 
