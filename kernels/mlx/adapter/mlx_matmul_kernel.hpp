@@ -24,6 +24,11 @@ class MlxMatmulKernel : public affine::AffineMatmulKernel {
               device::Launcher& launcher, CUstream stream) const override;
   void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
                               device::Launcher& launcher, CUstream stream) const override;
+
+ protected:
+  // MLX's qmv dequantizes into the activation type for every bit width (qmv.cu:29-40: w_dq =
+  // w_dq * T(scale) + bias in T) and accumulates 8-bit products in float.
+  bool qmv_rounds_8bit_weights() const override { return true; }
 };
 
 Variant require_variant(const std::string& name);  // throws std::invalid_argument

@@ -74,6 +74,17 @@ TEST_F(MlxGpu, QmvPassesAtEveryGroupSize) {
   }
 }
 
+// MLX's qmv rounds 8-bit dequantized weights to the activation type (qmv.cu:29-40); at K = 64 that
+// rounding dominates the float accumulation, and the CPU reference's tolerance has to include it
+// (found by the first sweep: 214 of 256 samples outside the float-only bound).
+TEST_F(MlxGpu, EightBitQmvAtShortKWithinMlxRounding) {
+  for (const char* dtype : {"f16", "bf16"}) {
+    const std::string o = std::string("tokens=1,vocab=31744,cols=64,bits=8,group_size=32,dtype=") + dtype;
+    SCOPED_TRACE(o);
+    expect_pass(run(true, "upstream", o));
+  }
+}
+
 TEST_F(MlxGpu, SmallGatherShapesPass) {
   for (const char* shape : {"tokens=1,top_k=4", "tokens=5,top_k=8", "tokens=300,top_k=8,bits=8,dtype=f16"}) {
     const std::string o = std::string(shape) + ",experts=32,rows=768,cols=2048";
