@@ -104,46 +104,51 @@ Path choose(const Supported& c, bool gather, Int m, Int n, Int k, Int b) {
 u128 last(u128 count) { return count == 0 ? 0 : count - 1; }
 
 // The index expressions of the launched kernel, from the values it receives (args as MLX's host
-// code packed them, grid as it computed it).
+// code packed them, grid as it computed it). Each range is the largest value of one expression
+// as the kernel forms it, in the type it forms it in.
 std::vector<IndexRange> kernel_ranges(Path path, const affine::MatmulShape& s, const mc::cu::KernelNode& node,
                                       void** args) {
   const u128 grid_y = node.grid.y, grid_z = node.grid.z;
   std::vector<IndexRange> r;
   if (path == Path::qmv) {
-    // qmv_kernel (qmv.cu:201-206): m = gridDim.y, l = blockIdx.z, int
+    // qmv_kernel (qmv.cu:201-206), one int expression each, m = gridDim.y, l = blockIdx.z:
     //   x += y*k + m*k*l;  out += y*n + m*n*l;  w_batch = broadcast_w ? 0 : l
-    // gather_qmv_kernel (qmv.cu:239-245): x += y*k + m*k*x_idx (x_idx uint32), out as above, w_idx = rhs[l]
+    // gather_qmv_kernel (qmv.cu:239-245): x += y*k + m*k*x_idx with x_idx = lhs[l] uint32 (so an
+    // unsigned sum), out as above, w_idx = rhs[l].
     // qmv_kernel_impl (qmv.cu:114-117): (int64(row) + n*w_batch) * ..., n*w_batch in int.
     const int n = *static_cast<int*>(args[s.gather ? 7 : 6]);
     const int k = *static_cast<int*>(args[s.gather ? 8 : 7]);
     const u128 m = grid_y, un = static_cast<std::uint32_t>(n), uk = static_cast<std::uint32_t>(k);
-    r.push_back({"out_offset", last(grid_z * m * un), IndexType::int32, "elements"});
+    if (m == 0 || grid_z == 0) return r;  // nothing runs
+    r.push_back({"out_offset", (m - 1) * un + m * un * (grid_z - 1), IndexType::int32, "elements"});
     if (s.gather) {
-      r.push_back({"x_offset", last(u128{s.x_batches} * m * uk), IndexType::uint32, "elements"});
+      r.push_back({"x_offset", (m - 1) * uk + m * uk * (s.x_batches - 1), IndexType::uint32, "elements"});
       r.push_back({"w_batch_rows", un * (s.experts - 1), IndexType::int32, "rows"});
     } else {
       const bool broadcast_w = *static_cast<bool*>(args[8]);
-      r.push_back({"x_offset", last(grid_z * m * uk), IndexType::int32, "elements"});
-      r.push_back({"w_batch_rows", broadcast_w ? 0 : un * last(grid_z), IndexType::int32, "rows"});
+      r.push_back({"x_offset", (m - 1) * uk + m * uk * (grid_z - 1), IndexType::int32, "elements"});
+      r.push_back({"w_batch_rows", broadcast_w ? 0 : un * (grid_z - 1), IndexType::int32, "rows"});
     }
     return r;
   }
-  // qmm_sm80_kernel (device/qmm_sm80.cuh:303-329): int strides m*k, n*k, m*n; out at
-  // l_coord*(m*n) with l_coord int; x and w at a_batch*(m*k), b_batch*(n*k) with a_batch,
-  // b_batch uint32 (so unsigned 32-bit products); scales at b_batch*(n*k/group_size).
+  // qmm_sm80_kernel (device/qmm_sm80.cuh:303-329): int layouts (m, k) : (k, 1), (n, k) : (k, 1),
+  // (m, n) : (n, 1), so an offset inside a batch slice (row*k + kk, col*k + kk, row*n + col) is
+  // an int; the slice itself is a pointer moved by l_coord*(m*n) (int), a_batch*(m*k) and
+  // b_batch*(n*k) (a_batch, b_batch uint32: unsigned 32-bit products; the dense weight's batch
+  // stride is 0), scales by b_batch*(n*k/group_size).
   const int m = *static_cast<int*>(args[7]), n = *static_cast<int*>(args[8]), k = *static_cast<int*>(args[9]);
   const bool broadcast_b = *static_cast<bool*>(args[11]);
   const u128 um = static_cast<std::uint32_t>(m), un = static_cast<std::uint32_t>(n), uk = static_cast<std::uint32_t>(k);
   const u128 x_slices = s.gather ? u128{s.x_batches} : grid_z;
   const u128 w_slices = broadcast_b ? 1 : (s.gather ? u128{s.experts} : grid_z);
-  r.push_back({"m*n", um * un, IndexType::int32, "elements"});
-  r.push_back({"m*k", um * uk, IndexType::int32, "elements"});
-  r.push_back({"n*k", un * uk, IndexType::int32, "elements"});
-  r.push_back({"out_offset", last(grid_z * um * un), IndexType::int32, "elements"});
-  r.push_back({"x_offset", last(x_slices * um * uk), IndexType::uint32, "elements"});
-  r.push_back({"w_offset", last(w_slices * un * uk), IndexType::uint32, "elements"});
-  r.push_back({"scale_offset", last(w_slices * un * (uk / static_cast<unsigned>(s.group_size))), IndexType::uint32,
-               "elements"});
+  r.push_back({"out_row_offset", last(um * un), IndexType::int32, "elements"});
+  r.push_back({"x_row_offset", last(um * uk), IndexType::int32, "elements"});
+  r.push_back({"w_row_offset", last(un * uk), IndexType::int32, "elements"});
+  r.push_back({"out_batch_offset", last(grid_z) * um * un, IndexType::int32, "elements"});
+  r.push_back({"x_batch_offset", last(x_slices) * um * uk, IndexType::uint32, "elements"});
+  r.push_back({"w_batch_offset", last(w_slices) * un * uk, IndexType::uint32, "elements"});
+  r.push_back({"scale_batch_offset", last(w_slices) * un * (uk / static_cast<unsigned>(s.group_size)),
+               IndexType::uint32, "elements"});
   return r;
 }
 

@@ -75,6 +75,18 @@ TEST(DenseUpstream, LegalShapesPickQmvBelowEightRowsElseQmmSm80) {
   }
 }
 
+// qmm_sm80 addresses a weight row as col*k + kk in int (device/qmm_sm80.cuh:304): the last
+// quant value of an N x K weight is N*K - 1, so N*K = 2^31 still fits and the next row does not.
+// Both variants: rows chunking does not touch the weights. (On the H200 vocab 524288 x 4096
+// passed and 524416 x 4096 faulted, docs/upstream/mlx.md, "Finding 5".)
+TEST(DenseUpstream, WeightRowOffsetWrapsPastTwoTo31QuantValues) {
+  for (const char* variant : {"upstream", "chunked"}) {
+    EXPECT_EQ(predict_of(dense_kernel(), dense_params(16, 524288), variant).index_wrap(), "safe") << variant;
+    EXPECT_EQ(predict_of(dense_kernel(), dense_params(16, 524416), variant).index_wrap(), "wrap:w_row_offset")
+        << variant;
+  }
+}
+
 // The affine family models the same MLX code (docs/KERNELS.md, "MLX dispatch"); here MLX's code
 // runs. Both must give the same launch on every shape, legal or not, where MLX's dispatch and
 // the model agree on the path: grid, block and dynamic shared memory.
