@@ -83,3 +83,39 @@ elseif(GRIDFUZZ_UPSTREAM)
                    "(run scripts/fetch-upstream, or set GRIDFUZZ_LLAMACPP_DIR)")
   endif()
 endif()
+
+# MLX's CUDA quantized matmul (issue 16; docs/upstream/mlx.md): MLX's sources from a checkout the
+# user names, the CuTe/CUTLASS/CCCL headers MLX compiles them with from the pinned mlx-cuda-13
+# wheel (upstream/manifest.txt, fetched by scripts/fetch-upstream).
+#   GRIDFUZZ_MLX_DIR   an MLX source tree at commit 846d176 (the folder holding mlx/backend/cuda);
+#                      from the environment variable of the same name, or -DGRIDFUZZ_MLX_DIR=...
+#                      Empty or incomplete: the mlx.* kernels are left out (said once).
+# Sets GRIDFUZZ_HAS_MLX, GRIDFUZZ_MLX_DIR and GRIDFUZZ_MLX_INCLUDE (the wheel's mlx/include).
+set(GRIDFUZZ_MLX_DIR "$ENV{GRIDFUZZ_MLX_DIR}" CACHE PATH "MLX sources at commit 846d176 (empty: mlx.* left out)")
+file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _mlx_cuda_line REGEX "^mlx-cuda-13[ \t]")
+string(REGEX REPLACE "^mlx-cuda-13[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_MLX_CUDA_VERSION "${_mlx_cuda_line}")
+set(GRIDFUZZ_MLX_INCLUDE "${GRIDFUZZ_UPSTREAM_CACHE}/mlx-cuda-13-${GRIDFUZZ_MLX_CUDA_VERSION}/mlx/include")
+set(GRIDFUZZ_HAS_MLX OFF)
+if(GRIDFUZZ_UPSTREAM)
+  set(_mlx_missing "")
+  foreach(_f mlx/backend/cuda/quantized/qmm/qmm.cu mlx/backend/cuda/quantized/qmm/qmm_sm80.cu
+             mlx/backend/cuda/quantized/qmm/qmv.cu mlx/backend/cuda/quantized/qmm/qmm_utils.h
+             mlx/backend/cuda/quantized/qmm/qmm.h mlx/backend/cuda/device/qmm_sm80.cuh
+             mlx/backend/cuda/cutlass_utils.cuh mlx/backend/cuda/kernel_utils.cuh mlx/dtype_utils.h)
+    if(NOT EXISTS "${GRIDFUZZ_MLX_DIR}/${_f}")
+      list(APPEND _mlx_missing ${_f})
+    endif()
+  endforeach()
+  if(NOT GRIDFUZZ_MLX_DIR)
+    message(STATUS "gridfuzz: MLX kernels left out: GRIDFUZZ_MLX_DIR is not set (an MLX checkout at 846d176)")
+  elseif(_mlx_missing)
+    list(GET _mlx_missing 0 _first)
+    message(STATUS "gridfuzz: MLX kernels left out: ${GRIDFUZZ_MLX_DIR} has no ${_first}")
+  elseif(NOT EXISTS "${GRIDFUZZ_MLX_INCLUDE}/cute/tensor.hpp" OR NOT EXISTS "${GRIDFUZZ_MLX_INCLUDE}/cccl/cuda/std/array")
+    message(STATUS "gridfuzz: MLX kernels left out: no CuTe/CCCL headers under ${GRIDFUZZ_MLX_INCLUDE} "
+                   "(run scripts/fetch-upstream)")
+  else()
+    set(GRIDFUZZ_HAS_MLX ON)
+    message(STATUS "gridfuzz: MLX kernels from ${GRIDFUZZ_MLX_DIR} with headers of mlx-cuda-13 ${GRIDFUZZ_MLX_CUDA_VERSION}")
+  endif()
+endif()

@@ -8,6 +8,9 @@
 #ifdef GRIDFUZZ_HAS_LLAMACPP
 #include "gridfuzz/llamacpp/register.hpp"
 #endif
+#ifdef GRIDFUZZ_HAS_MLX
+#include "gridfuzz/mlx/register.hpp"
+#endif
 
 namespace gridfuzz::cli {
 
@@ -19,6 +22,9 @@ void register_builtin_kernels(Registry& registry) {
 #endif
 #ifdef GRIDFUZZ_HAS_LLAMACPP
   llamacpp::register_kernels(registry);  // llama.cpp's CUDA matmuls, when the build found their sources
+#endif
+#ifdef GRIDFUZZ_HAS_MLX
+  mlx::register_kernels(registry);  // MLX's kernels, when the build found MLX's sources (GRIDFUZZ_MLX_DIR)
 #endif
 }
 

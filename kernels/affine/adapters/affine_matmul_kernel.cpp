@@ -225,8 +225,10 @@ std::vector<ReferenceSample> AffineMatmulKernel::cpu_reference(const Params& p, 
       // Weights rounded to the activation type (<= u each, independent signs: 6 sigma of the
       // random-walk sum) plus fp32 accumulation over K.
       abs_tol = 6 * u * std::sqrt(sum_sq) + fp32_sum * abs_dot;
-    } else if (s.bits < 8) {
+    } else if (s.bits < 8 || qmv_rounds_8bit_weights()) {
       // Chunks of 16 summed in the activation type: ~4u per chunk magnitude, 6 sigma over chunks.
+      // (8-bit weights rounded to the activation type: at most ~2u of each |x|(|s*q| + |b|), which
+      // the same bound over chunks of 8 covers.)
       abs_tol = 24 * u * std::sqrt(chunk_sq) + fp32_sum * abs_dot;
     } else {
       abs_tol = 2 * fp32_sum * abs_dot;  // float accumulation only

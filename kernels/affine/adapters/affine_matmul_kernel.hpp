@@ -30,6 +30,11 @@ class AffineMatmulKernel : public Kernel {
                                              std::size_t count) const override;
 
  protected:
+  // Whether the qmv path rounds 8-bit dequantized weights (scale*q + bias) to the activation type
+  // before its float accumulation (MLX's qmv does, qmv.cu dequant_fma; gridfuzz's affine qmv does
+  // not). The CPU reference's tolerance for 8-bit qmv then takes that rounding in (the bound of
+  // the sub-8-bit qmv, over chunks of 8).
+  virtual bool qmv_rounds_8bit_weights() const { return false; }
   // Axes both kernels have: cols, bits, group_size, dtype.
   static std::vector<AxisSpec> quantization_axes();
   // Constraints on those axes and on n (the qmm_sm80 conditions of

@@ -1,0 +1,114 @@
+#include "mlx_matmul_kernel.hpp"
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "gridfuzz/device/function.hpp"
+
+namespace gridfuzz::mlx {
+namespace {
+
+DevicePointers device_pointers(const affine::MatmulShape& s, const BufferSet& bufs) {
+  const affine::MatmulBufferIndex ix = affine::MatmulBufferIndex::of(s);
+  const auto at = [&](std::size_t i) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(bufs.ptr(i))); };
+  DevicePointers p;
+  p.x = at(ix.x);
+  p.w = at(ix.w);
+  p.scales = at(ix.scales);
+  p.biases = at(ix.biases);
+  if (ix.gather) {
+    p.lhs = at(ix.lhs);
+    p.rhs = at(ix.rhs);
+  }
+  p.out = at(ix.out);
+  return p;
+}
+
+// One device::Function per compiled MLX kernel, made on first use.
+const device::Function& function_of(const MlxLaunch& l) {
+  static std::mutex mutex;
+  static std::map<const void*, device::Function> functions;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = functions.find(l.function);
+  if (it == functions.end()) it = functions.emplace(l.function, device::Function::from_symbol(l.function, l.kernel)).first;
+  return it->second;
+}
+
+// Launches each kernel node MLX's host code adds: unchecked as MLX (its graph launch reports
+// nothing per node; the record still has the driver's answer), or checked (throws).
+LaunchSink launching_sink(device::Launcher& launcher, CUstream stream, bool checked) {
+  return [&launcher, stream, checked](const MlxLaunch& l, void** args) {
+    if (l.function == nullptr) throw std::logic_error("mlx: " + l.kernel + " is not compiled in this build");
+    if (checked)
+      launcher.launch_checked(function_of(l), l.spec, args, stream);
+    else
+      launcher.launch(function_of(l), l.spec, args, stream);
+  };
+}
+
+// The device the kernels are built for (sm_90): check() has no device, so it asks MLX's dispatch
+// as an H200 would answer it.
+const DeviceLimits& build_device() {
+  static const DeviceLimits limits = *device_preset("sm_90");
+  return limits;
+}
+
+}  // namespace
+
+Variant require_variant(const std::string& name) {
+  if (auto v = parse_variant(name)) return *v;
+  throw std::invalid_argument("mlx: unknown variant '" + name + "' (upstream, chunked)");
+}
+
+std::optional<std::string> MlxMatmulKernel::check(const Params& p) const {
+  const affine::MatmulShape s = shape(p);
+  if (auto problem = check_matmul(s)) return problem;
+  // Every kernel MLX's host code picks for this call, in either variant, must be one this build
+  // compiled (qmv: all of qmv.cu; qmm_sm80: group 64, bits 4/8, tile_m 16/32/64).
+  for (Variant v : {Variant::upstream, Variant::chunked}) {
+    const MlxCall call = run_call(s, v, build_device());
+    for (const MlxLaunch& l : call.launches)
+      if (l.function == nullptr)
+        return "MLX dispatches " + l.kernel + " for this call, which this build does not compile ahead of time "
+               "(docs/upstream/mlx.md, \"What is built\")";
+  }
+  return std::nullopt;
+}
+
+LaunchPlan MlxMatmulKernel::plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const {
+  const MlxCall call = run_call(shape(p), require_variant(variant), limits);
+  LaunchPlan plan;
+  plan.host_error = call.host_error;
+  for (const MlxLaunch& l : call.launches) plan.launches.push_back(l.spec);
+  plan.indices = call.indices;
+  return plan;
+}
+
+std::vector<SplitPiece> MlxMatmulKernel::split(const Params& p, const DeviceLimits& limits) const {
+  return reference_pieces(shape(p), limits);
+}
+
+ComparePolicy MlxMatmulKernel::compare_policy(const Params&, const std::string&) const {
+  return {true, 0, 0,
+          "bit-exact: the reference runs MLX's same kernel (the whole call's path; pieces of >= 64 rows or the whole "
+          "call, so the same CTA tile) over pieces, and each output element is one warp's (qmv) or one CTA's (qmm) "
+          "fixed-order K reduction with no split-K, so grid size and piece boundaries cannot change it"};
+}
+
+void MlxMatmulKernel::launch(const Params& p, const std::string& variant, const DeviceLimits& limits,
+                             const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const {
+  const affine::MatmulShape s = shape(p);
+  const Variant v = require_variant(variant);
+  const DevicePointers ptrs = device_pointers(s, bufs);
+  run_call(s, v, limits, &ptrs, launching_sink(launcher, stream, v == Variant::chunked));
+}
+
+void MlxMatmulKernel::launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
+                                             device::Launcher& launcher, CUstream stream) const {
+  const affine::MatmulShape s = shape(p);
+  const DevicePointers ptrs = device_pointers(s, bufs);
+  run_split_reference(s, limits, &ptrs, launching_sink(launcher, stream, true));
+}
+
+}  // namespace gridfuzz::mlx
