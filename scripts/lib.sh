@@ -28,10 +28,28 @@ gridfuzz_install_deps() {
   fi
 }
 
+# MLX's CUDA sources are on no package registry (docs/upstream/mlx.md): the build uses a checkout
+# at the pinned commit named by GRIDFUZZ_MLX_DIR, or else a folder upstream/mlx-<commit> inside a
+# folder beside this checkout, where a machine keeps the upstream sources registries do not have.
+# Neither: mlx.* is left out (configure says so).
+GRIDFUZZ_MLX_COMMIT=846d176
+gridfuzz_find_mlx() {
+  [ -n "${GRIDFUZZ_MLX_DIR:-}" ] && return 0
+  local candidate
+  for candidate in "$(dirname "$GRIDFUZZ_ROOT")"/*/upstream/mlx-"$GRIDFUZZ_MLX_COMMIT"; do
+    if [ -f "$candidate/mlx/backend/cuda/quantized/qmm/qmm.cu" ]; then
+      export GRIDFUZZ_MLX_DIR="$candidate"
+      echo "MLX sources: $candidate"
+      return 0
+    fi
+  done
+}
+
 # Configures and builds (Release unless CMAKE_BUILD_TYPE is set) with every core. The pinned
 # upstream packages are fetched first (cached; a failure leaves the upstream kernels out, said once).
 gridfuzz_build() {
   "$GRIDFUZZ_ROOT/scripts/fetch-upstream" || echo "note: upstream kernels left out of this build (see above)"
+  gridfuzz_find_mlx
   cmake -S "$GRIDFUZZ_ROOT" -B "$GRIDFUZZ_BUILD" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@" >/dev/null
   cmake --build "$GRIDFUZZ_BUILD" -j "$(nproc)"
 }
