@@ -70,16 +70,25 @@ class SweepRun {
   }
 
   SweepSummary run(const std::vector<SweepTarget>& targets) {
-    // 1. Boundary cases, tier by tier across all targets (sweep_plan.hpp, SweepTier), then
-    //    2. random cases as rapidcheck draws them, in chunks.
-    for (int tier = kDefaultBoundaries; tier <= kProfileSizes; ++tier)
-      for (const SweepTarget& t : targets)
-        for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
-          if (tier_of(t, i) != tier) continue;
-          Case c = t.boundary_cases[i];
+    // 1. Boundary cases, tier by tier (sweep_plan.hpp, SweepTier); within a tier one case of each
+    //    target in turn, so a time budget leaves no kernel out; then 2. random cases as
+    //    rapidcheck draws them, in chunks.
+    for (int tier = kDefaultBoundaries; tier <= kProfileSizes; ++tier) {
+      std::vector<std::vector<std::size_t>> queues(targets.size());  // per target, this tier's cases
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        for (std::size_t i = 0; i < targets[t].boundary_cases.size(); ++i)
+          if (tier_of(targets[t], i) == tier) queues[t].push_back(i);
+      for (std::size_t round = 0, left = 1; left > 0; ++round) {
+        left = 0;
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+          if (round >= queues[t].size()) continue;
+          ++left;
+          Case c = targets[t].boundary_cases[queues[t][round]];
           c.seed = s_.seed;
           submit(c);
         }
+      }
+    }
     if (s_.cases > 0)
       for (const SweepTarget& t : targets) {
         if (out_of_time()) break;
