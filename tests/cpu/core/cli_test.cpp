@@ -217,3 +217,30 @@ TEST(CliJson, SweepSummaryIsTheOnlyThingOnStdout) {
   if (!check) GTEST_SKIP() << "jq is not installed (Debian jq; scripts/lib.sh installs it): no JSON parser to check with";
   EXPECT_EQ(gridfuzz::testing::pipe_text_into(r.out, *check), 0) << r.out;
 }
+
+// The seed's headline LM-head boundaries, reached from the model profiles by name: one result
+// line per profile shape, each the first tokens whose tokens*vocab reaches 2^31.
+TEST(CliModels, BisectFromEachProfileGivesItsHeadlineBoundary) {
+  const Result r = run("bisect affine.qmm --variant legacy --axis tokens --model llama3-8b,qwen3-235b-a22b,gemma-4-26b-a4b "
+                       "--static --device-preset sm_90");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* line : {"model shape llama3-8b:lm_head:", "first_fail=16744", "model shape qwen3-235b-a22b:lm_head:",
+                           "first_fail=14135", "model shape gemma-4-26b-a4b:lm_head:", "first_fail=8192"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  const Result fixed = run("bisect gguf.moe_vec --variant fixed --axis tokens --range 1:1000000 --static --device-preset sm_90");
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_NE(fixed.output.find("first_fail=none"), std::string::npos) << fixed.output;
+}
+
+TEST(CliModels, ListsEveryProfileAndRefusesUnknownNames) {
+  const Result list = run("models");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  for (const char* name : {"llama3-8b", "deepseek-v3", "gpt-oss-120b", "source: "})
+    EXPECT_NE(list.output.find(name), std::string::npos) << name;
+  const Result bad = run("run gguf.moe_vec --model no-such-model --static --device-preset sm_90");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("no profile 'no-such-model'"), std::string::npos) << bad.output;
+  const Result glob = run("sweep 'no-such.*' --static --device-preset sm_90 --cases 0");
+  EXPECT_EQ(glob.exit_code, 2) << glob.output;
+  EXPECT_NE(glob.output.find("no kernel matches 'no-such.*'"), std::string::npos) << glob.output;
+}
