@@ -1,6 +1,6 @@
 // What the report shows at a glance (issue 18 item 3, issue 13 item 5): rounded numbers, the
-// two-axis boundary tables, and plot scripts that draw from any folder. Read from a real run,
-// the H200 nightly baseline docs/baselines/nvidia-h200.csv, where the test can; crafted rows only
+// two-axis boundary tables, and plot scripts that draw from any folder. Read from the rows of
+// a real H200 nightly (tests/cpu/reports_gate/golden/), where the test can; crafted rows only
 // for cases that run lacks (a line failing from its first value, static rows).
 #include <gtest/gtest.h>
 
@@ -23,7 +23,11 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-const fs::path kBaseline = fs::path(GRIDFUZZ_SOURCE_DIR) / "docs/baselines/nvidia-h200.csv";
+// Rows of a real H200 nightly (2026-11-29, the baseline of its day: 315 cases with skipped,
+// refused, wrapped and passing rows and several top_k values), kept as a golden file so that a
+// regenerated baseline does not change what these tests check. Regenerate with
+// `scripts/nightly` on an H200 and copy its sweep.csv here (tests/cpu/reports_gate/golden/README.md).
+const fs::path kBaseline = fs::path(GRIDFUZZ_SOURCE_DIR) / "tests/cpu/reports_gate/golden/nvidia-h200-2026-11-29.csv";
 
 std::vector<CsvRow> baseline_rows() { return read_rows(kBaseline); }
 
