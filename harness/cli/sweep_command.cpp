@@ -37,6 +37,7 @@ constexpr std::uint64_t kMaxRandomCases = 10'000'000;
 struct SweepArgs {
   std::vector<std::string> kernels;  // names or globs ('gguf.*')
   std::vector<std::string> variants;  // run only these (empty: all)
+  std::vector<std::string> tiers;     // boundary tiers to run (empty: all)
   std::string models = "all";         // --model: the profiles whose shapes the sweep starts from too
   std::size_t cases = 10;
   std::uint64_t seed = 1;
@@ -199,6 +200,11 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--model", a->models,
                   "start shapes: the defaults and these model profiles' shapes (NAME[,NAME...], all, or none; "
                   "default all; see `gridfuzz models`)");
+  cmd->add_option("--tiers", a->tiers,
+                  "boundary cases to run, by tier: defaults, profiles, default-sizes, profile-sizes, all, or none "
+                  "(random cases only; default all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(boundary_tier_names()));
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 10, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
@@ -245,6 +251,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                 << "), one worker each, cases from one queue\n";
 
     SweepPlan plan = plan_sweep(kernels, session.limits().limits, plan_options);
+    if (!a->tiers.empty()) keep_boundary_tiers(plan, a->tiers);
     std::vector<SweepTarget> targets = std::move(plan.targets);
     if (shard.second > 1) {
       std::vector<SweepTarget> mine;
@@ -260,7 +267,11 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     Progress progress(planned, progress_options);
 
     const auto t0 = started;
-    const SweepSettings settings{.cases = a->cases, .seed = a->seed, .time_budget_s = a->time_budget_s, .start = started};
+    const SweepSettings settings{.cases = a->cases,
+                                 .seed = a->seed,
+                                 .time_budget_s = a->time_budget_s,
+                                 .start = started,
+                                 .device_bytes = session.limits().limits.total_mem_bytes};
     SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
       csv.write(row);
       progress.step(format_row_line(row), is_failure(row.get("verdict")));

@@ -1,11 +1,13 @@
 #include "sweep_plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 #include <fstream>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "gridfuzz/guarded_buffers.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
@@ -57,6 +59,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   SweepPlan plan;
   std::size_t over_memory = 0;
   std::uint64_t largest_over = 0;
+  std::array<std::size_t, 4> shapes_per_tier{};  // cases (shape x run variant) per SweepTier
   for (const Kernel* k : kernels) {
     const auto axes = k->axes();
     const auto variants = k->variants();
@@ -99,7 +102,12 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     }
     // Valid points, once each (at their most telling tier), that fit in the device's memory.
     std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::pair<int, Params>> kept;
+    struct Kept {
+      int tier;
+      std::uint64_t bytes;
+      Params params;
+    };
+    std::vector<Kept> kept;
     std::set<std::string> seen;
     for (auto& [tier, p] : points) {
       if (k->check(p) || !seen.insert(p.to_string()).second) continue;
@@ -109,25 +117,63 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         largest_over = std::max(largest_over, need);
         continue;
       }
-      kept.emplace_back(tier, std::move(p));
+      kept.push_back({tier, need, std::move(p)});
     }
+    // Within a tier, the smallest shapes first: a time budget then cuts the few huge cases (a
+    // 786k-token GEMV runs for seconds) and keeps the many boundary points that cost little.
+    std::stable_sort(kept.begin(), kept.end(),
+                     [](const Kept& a, const Kept& b) { return std::tie(a.tier, a.bytes) < std::tie(b.tier, b.bytes); });
+    for (const Kept& c : kept) shapes_per_tier[c.tier] += run_variants.size();
     for (const std::string& variant : run_variants) {
       SweepTarget t;
       t.kernel = k;
       t.variant = variant;
       t.boundaries = boundaries[variant];
-      for (const auto& [tier, p] : kept) {
-        t.boundary_cases.push_back(Case{k->name(), variant, p, 1});
-        t.tiers.push_back(tier);
+      for (const Kept& c : kept) {
+        t.boundary_cases.push_back(Case{k->name(), variant, c.params, 1});
+        t.tiers.push_back(c.tier);
       }
       plan.targets.push_back(std::move(t));
     }
   }
+  // A budget cuts the sweep tier by tier: say how big each tier is, so a budget can be chosen.
+  plan.notes.push_back("boundary cases per tier: defaults' boundaries " + std::to_string(shapes_per_tier[0]) +
+                       ", profiles' boundaries " + std::to_string(shapes_per_tier[1]) + ", defaults' size crossings " +
+                       std::to_string(shapes_per_tier[2]) + ", profiles' size crossings " +
+                       std::to_string(shapes_per_tier[3]));
   if (over_memory > 0)
     plan.notes.push_back(std::to_string(over_memory) + " boundary shape(s) left out: larger than the device's memory (" +
                          std::to_string(limits.total_mem_bytes >> 20) + " MiB; the largest needs " +
                          std::to_string(largest_over >> 20) + " MiB)");
   return plan;
+}
+
+std::vector<std::string> boundary_tier_names() {
+  return {"defaults", "profiles", "default-sizes", "profile-sizes", "all", "none"};
+}
+
+void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names) {
+  const std::vector<std::string> all = boundary_tier_names();
+  std::set<int> keep;
+  for (const std::string& name : names) {
+    const auto it = std::find(all.begin(), all.end(), name);
+    if (it == all.end()) throw std::invalid_argument("--tiers: unknown tier '" + name + "'");
+    const int tier = static_cast<int>(it - all.begin());
+    if (name == "all") keep.insert({kDefaultBoundaries, kProfileBoundaries, kDefaultSizes, kProfileSizes});
+    else if (name != "none") keep.insert(tier);
+  }
+  for (SweepTarget& t : plan.targets) {
+    std::vector<Case> cases;
+    std::vector<int> tiers;
+    for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+      const int tier = i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries;
+      if (!keep.contains(tier)) continue;
+      cases.push_back(std::move(t.boundary_cases[i]));
+      tiers.push_back(tier);
+    }
+    t.boundary_cases = std::move(cases);
+    t.tiers = std::move(tiers);
+  }
 }
 
 std::string save_to_corpus(const Case& c, const std::string& dir) {

@@ -28,6 +28,9 @@ struct SweepTarget {
 // the model profiles' shapes, then the size crossings from the defaults, then from the profiles.
 enum SweepTier : int { kDefaultBoundaries = 0, kProfileBoundaries = 1, kDefaultSizes = 2, kProfileSizes = 3 };
 
+// The tiers' names on the command line (`sweep --tiers`), in SweepTier order, then "all" and "none".
+std::vector<std::string> boundary_tier_names();
+
 struct SweepPlanOptions {
   std::vector<const ModelProfile*> profiles;  // start shapes besides the defaults
   std::vector<std::string> variants;          // run only these (empty: all); boundaries still come from all
@@ -40,6 +43,10 @@ struct SweepPlan {
 
 SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,
                      const SweepPlanOptions& options = {});
+
+// Drops the boundary cases of every tier not named (names from boundary_tier_names(); "all" keeps
+// everything, "none" drops every boundary case, leaving the random cases).
+void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names);
 
 // Device bytes a case needs: its buffers with guard zones, and the split reference's outputs.
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p);

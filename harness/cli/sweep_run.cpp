@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -43,6 +44,7 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
         if (skip && skip()) return;
         const Params p = *random_params(k, t.boundaries);
         RC_PRE(!k.check(p).has_value());
+        RC_PRE(s.device_bytes == 0 || case_device_bytes(k, p) <= s.device_bytes);
         RC_ASSERT(!is_failure(verdict_of(Case{k.name(), t.variant, p, s.seed})));
       }),
       metadata, params, quiet, {});  // no reproduce map: RC_PARAMS is not read (nor echoed)
@@ -89,17 +91,25 @@ class SweepRun {
         }
       }
     }
+    flush();
     if (s_.cases > 0)
-      for (const SweepTarget& t : targets) {
+      for (std::size_t i = 0; i < targets.size(); ++i) {
         if (out_of_time()) break;
+        // Under a budget, this target's share of the time left; what it leaves goes to the next.
+        const auto share_end = share_deadline(targets.size() - i);
+        const auto over = [&] { return out_of_time() || std::chrono::steady_clock::now() > share_end; };
+        // Draw and run in small chunks, so the share's end stops the drawing soon after it comes.
+        chunk_cap_ = s_.time_budget_s > 0 ? kBudgetedRandomChunk : s_.chunk;
         const auto drawn = check_random_shapes(
-            t, s_,
+            targets[i], s_,
             [&](const Case& c) {
               submit(c);
               return std::string();
             },
-            [&] { return out_of_time(); });
-        note_gave_up(t, drawn);
+            over);
+        flush();
+        chunk_cap_ = s_.chunk;
+        note_gave_up(targets[i], drawn);
       }
     flush();
     if (out_of_time()) summary_.budget_hit = true;
@@ -118,6 +128,15 @@ class SweepRun {
            std::chrono::duration<double>(std::chrono::steady_clock::now() - s_.start).count() > s_.time_budget_s;
   }
 
+  // An equal share of the time left among `targets_left` targets (no budget: never).
+  std::chrono::steady_clock::time_point share_deadline(std::size_t targets_left) const {
+    if (s_.time_budget_s <= 0) return std::chrono::steady_clock::time_point::max();
+    const auto now = std::chrono::steady_clock::now();
+    const auto end = s_.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(s_.time_budget_s));
+    return end <= now ? now : now + (end - now) / static_cast<long>(targets_left);
+  }
+
   // Queues a case the sweep has not met yet; a resumed one is counted, not run.
   void submit(const Case& c) {
     const std::uint64_t key = id_key(c.id());
@@ -128,9 +147,10 @@ class SweepRun {
       return;
     }
     pending_.push_back(c);
-    if (pending_.size() >= std::max<std::size_t>(s_.chunk, 1)) flush();
+    if (pending_.size() >= std::max<std::size_t>(std::min(s_.chunk, chunk_cap_), 1)) flush();
   }
 
+  // Runs the queued cases; none is started once the time budget is spent.
   void flush() {
     if (pending_.empty()) return;
     std::unordered_set<std::uint64_t> finished;
@@ -219,6 +239,10 @@ class SweepRun {
   const std::function<void(const reports::CsvRow&)>& on_new_row_;
   SweepSummary summary_;
   std::vector<Case> pending_;                               // at most one chunk
+  // Random cases under a budget go to the executor in chunks this small (a share may end after
+  // at most one chunk more); otherwise in chunks of s_.chunk.
+  static constexpr std::size_t kBudgetedRandomChunk = 32;
+  std::size_t chunk_cap_ = std::numeric_limits<std::size_t>::max();
   std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
   std::unordered_map<std::uint64_t, std::string> resumed_;  // verdicts of a resumed CSV
   std::unordered_map<std::uint64_t, std::string> failing_;  // verdicts of the failing rows

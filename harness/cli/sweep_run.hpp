@@ -1,7 +1,8 @@
 #pragma once
 // The sweep itself, apart from its command line. Cases stream through the executor in chunks as
 // they are planned: every boundary case first (the most telling, so a time budget cuts random
-// cases before them), then the random cases rapidcheck draws, target by target. Memory does not
+// cases before them), then the random cases rapidcheck draws, target by target; under a time
+// budget each target gets an equal share of the time left, so no kernel is left out. Memory does not
 // grow with the number of cases beyond their 64-bit ids (for de-duplication) and the rows that
 // failed. Then the random property of each target with a failing row is checked again, in order,
 // over the finished verdicts; rapidcheck shrinks a failure there, one new case at a time.
@@ -27,6 +28,7 @@ struct SweepSettings {
   // The budget counts from here (the command's start: planning counts too).
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::size_t chunk = 1024;   // cases handed to the executor at once (bounds memory)
+  std::uint64_t device_bytes = 0;  // random shapes that need more device memory are redrawn (0: no limit)
 };
 
 struct SweepSummary {

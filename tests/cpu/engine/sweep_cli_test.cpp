@@ -185,3 +185,22 @@ TEST(SweepCli, OnlyTheNewestThreeSetAsideCopiesAreKept) {
                            "r.csv.20000101T000000Z-x.bak", "r.csv.20000101T000001Z.bak", "r.csv.20000101T000002Z.bak"})
     EXPECT_TRUE(fs::exists(tmp.path / name)) << name << " was deleted";
 }
+
+// `--tiers none` leaves the random cases alone; an unknown tier is a usage error (exit 2) that
+// touches no file.
+TEST(SweepCli, TiersNoneRunsOnlyTheRandomCasesAndUnknownTiersAreRefused) {
+  TempDir tmp;
+  auto args = sweep_args("r.csv", 3, false);
+  args.insert(args.end(), {"--model", "none", "--tiers", "none"});
+  ASSERT_EQ(wait_exit(spawn(args, tmp.path)), 0);
+  const auto rows = gridfuzz::reports::read_csv(tmp.path / "r.csv").rows;
+  std::size_t variants = 0;
+  std::set<std::string> seen;
+  for (const auto& row : rows) variants += seen.insert(row.get("variant")).second;
+  EXPECT_EQ(rows.size(), 3 * variants) << "three random cases per variant and nothing else";
+
+  auto bad = sweep_args("bad.csv", 3, false);
+  bad.insert(bad.end(), {"--tiers", "defaults,bogus"});
+  EXPECT_EQ(wait_exit(spawn(bad, tmp.path)), 2);
+  EXPECT_FALSE(fs::exists(tmp.path / "bad.csv"));
+}

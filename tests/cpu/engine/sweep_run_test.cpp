@@ -28,7 +28,8 @@ bool injected_bug(const Case& c) {
 
 class SimulatedDevices : public CaseExecutor {
  public:
-  SimulatedDevices(int devices, DeviceLimits limits) : devices_(devices), limits_(std::move(limits)) {}
+  SimulatedDevices(int devices, DeviceLimits limits, std::chrono::microseconds slowest = std::chrono::microseconds(300))
+      : devices_(devices), limits_(std::move(limits)), slowest_(slowest) {}
 
   void run(const std::vector<Case>& cases, const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
            const std::function<bool()>& should_stop) override {
@@ -43,8 +44,8 @@ class SimulatedDevices : public CaseExecutor {
           const Case& c = cases[i];
           ++running_;
           max_running_ = std::max(max_running_.load(), running_.load());
-          // 0-300 us, by case: completion order differs from input order.
-          std::this_thread::sleep_for(std::chrono::microseconds(std::hash<std::string>{}(c.id()) % 300));
+          // 0-300 us (or up to slowest_), by case: completion order differs from input order.
+          std::this_thread::sleep_for(std::chrono::microseconds(std::hash<std::string>{}(c.id()) % slowest_.count()));
           RunContext ctx{"test-run", limits_.name, limits_.cc(), "", "", d};
           reports::CsvRow row = to_row(predict_case(*builtin_registry().find(c.kernel), c, limits_), ctx);
           if (injected_bug(c)) {
@@ -72,6 +73,7 @@ class SimulatedDevices : public CaseExecutor {
  private:
   int devices_;
   DeviceLimits limits_;
+  std::chrono::microseconds slowest_;
 };
 
 std::vector<SweepTarget> targets_of(const std::vector<std::string>& names, const DeviceLimits& limits) {
@@ -205,6 +207,22 @@ TEST(SweepRun, ATimeBudgetStopsStartingCases) {
   EXPECT_TRUE(part.summary.budget_hit);
   EXPECT_LT(part.rows.size(), whole.rows.size());
   for (const auto& [id, row] : part.rows) EXPECT_EQ(row.get("verdict"), whole.rows.at(id).get("verdict"));
+}
+
+// Random cases under a budget too short for all of them: every target still gets its share (the
+// time is divided among the targets left), instead of the first targets taking it all.
+TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
+  SweepPlan plan = plan_sweep({builtin_registry().find("gguf.moe_vec").get(), builtin_registry().find("affine.qmm").get(),
+                               builtin_registry().find("gguf.quantize_q8_1").get()},
+                              kH200);
+  keep_boundary_tiers(plan, {"none"});
+  SimulatedDevices slow(2, kH200, std::chrono::microseconds(4000));  // about 1000 cases/s on two
+  const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 1.5});
+  EXPECT_TRUE(part.summary.budget_hit);
+  std::map<std::string, int> rows_per_target;
+  for (const auto& [id, row] : part.rows) ++rows_per_target[row.get("kernel") + " " + row.get("variant")];
+  for (const SweepTarget& t : plan.targets)
+    EXPECT_GT(rows_per_target[t.kernel->name() + " " + t.variant], 0) << t.kernel->name() << " " << t.variant;
 }
 
 }  // namespace

@@ -209,3 +209,33 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
   ASSERT_FALSE(plan.notes.empty());
   EXPECT_NE(plan.notes.back().find("larger than the device's memory"), std::string::npos) << plan.notes.back();
 }
+
+// `sweep --tiers`: only the named tiers' boundary cases stay, each with its tier; the plan says
+// how many cases each tier holds.
+TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
+  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
+  const auto full = cli::plan_sweep({&k}, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+  std::size_t defaults_in_full = 0;
+  for (const auto& t : full.targets)
+    for (int tier : t.tiers) defaults_in_full += tier == cli::kDefaultBoundaries;
+  ASSERT_GT(defaults_in_full, 0u);
+  const bool counted = std::any_of(full.notes.begin(), full.notes.end(), [&](const std::string& n) {
+    return n.find("defaults' boundaries " + std::to_string(defaults_in_full) + ",") != std::string::npos;
+  });
+  EXPECT_TRUE(counted) << "the plan's notes count each tier";
+
+  auto defaults_only = full;
+  cli::keep_boundary_tiers(defaults_only, {"defaults"});
+  std::size_t kept = 0;
+  for (const auto& t : defaults_only.targets) {
+    ASSERT_EQ(t.tiers.size(), t.boundary_cases.size());
+    for (int tier : t.tiers) EXPECT_EQ(tier, cli::kDefaultBoundaries);
+    kept += t.boundary_cases.size();
+  }
+  EXPECT_EQ(kept, defaults_in_full);
+
+  auto none = full;
+  cli::keep_boundary_tiers(none, {"none"});
+  for (const auto& t : none.targets) EXPECT_TRUE(t.boundary_cases.empty());
+  EXPECT_THROW(cli::keep_boundary_tiers(none, {"bogus"}), std::invalid_argument);
+}
