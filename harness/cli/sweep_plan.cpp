@@ -48,10 +48,14 @@ std::vector<StartShape> start_shapes(const Kernel& k, const SweepPlanOptions& op
 }  // namespace
 
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p) {
-  std::vector<BufferSpec> specs = kernel.buffers(p), outputs;
-  for (const BufferSpec& b : specs)
-    if (b.role == BufferRole::output) outputs.push_back(b);
-  return GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs);
+  std::uint64_t most = 0;
+  for (const std::string& variant : kernel.variants()) {
+    std::vector<BufferSpec> specs = kernel.buffers(p, variant), outputs;
+    for (const BufferSpec& b : specs)
+      if (b.role == BufferRole::output) outputs.push_back(b);
+    most = std::max(most, GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs));
+  }
+  return most;
 }
 
 SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,

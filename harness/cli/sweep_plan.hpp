@@ -48,7 +48,8 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
 // everything, "none" drops every boundary case, leaving the random cases).
 void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names);
 
-// Device bytes a case needs: its buffers with guard zones, and the split reference's outputs.
+// Device bytes a case needs: its buffers with guard zones, and the split reference's outputs
+// (the most any variant needs: the sweep runs one shape for every variant).
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p);
 
 // Writes the case's replay string to DIR/<case id>.replay (one line), creating DIR; returns the

@@ -1,5 +1,7 @@
 #include "gridfuzz/kernel.hpp"
 
+#include <stdexcept>
+
 namespace gridfuzz {
 
 std::size_t element_bytes(ElementType t) {
@@ -10,5 +12,22 @@ std::size_t element_bytes(ElementType t) {
   }
   return 1;
 }
+
+std::size_t buffer_index(const std::vector<BufferSpec>& specs, std::string_view name) {
+  std::string names;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].name == name) return i;
+    names += (i ? ", " : "") + specs[i].name;
+  }
+  throw std::out_of_range("no buffer named '" + std::string(name) + "' (buffers: " + names + ")");
+}
+
+std::uint64_t BoundCase::bytes_moved() const {
+  std::uint64_t total = 0;
+  for (const BufferSpec& b : buffers()) total += b.bytes();
+  return total;
+}
+
+ComparePolicy BoundCase::compare_policy() const { return {true, 0, 0, "bit-exact (the adapter states no tolerance)"}; }
 
 }  // namespace gridfuzz

@@ -8,6 +8,7 @@
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/launch_recorder.hpp"
 #include "gridfuzz/device/plan_vs_recorded.hpp"
 #include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/guarded_buffers.hpp"
@@ -51,6 +52,25 @@ std::optional<std::string> guarded(F&& what) {
   return std::nullopt;
 }
 
+// The production call of a bound case. When the kernel's own host code launches, every launch
+// it makes is recorded into `launcher` (CUPTI): the same records a harness launch leaves.
+void production_call(const Kernel& kernel, const BoundCase& bound, const DeviceLimits& limits, const BufferSet& bufs,
+                     device::Launcher& launcher, CUstream stream) {
+  if (kernel.launch_owner() == LaunchOwner::own_host_code)
+    device::watch_launches(launcher, [&] { bound.launch(limits, bufs, launcher, stream); });
+  else
+    bound.launch(limits, bufs, launcher, stream);
+}
+
+CaseResult predict_bound(const BoundCase& bound, const Case& c, const DeviceLimits& limits) {
+  CaseResult r;
+  r.the_case = c;
+  r.plan = bound.plan(limits);
+  r.prediction = predict(r.plan, limits);
+  r.detail = r.prediction.detail;
+  return r;
+}
+
 struct OracleOutcome {
   std::string summary = "-";
   std::string failure_kind;
@@ -59,7 +79,7 @@ struct OracleOutcome {
   std::string detail;
 };
 
-OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimits& limits, const RunOptions& options,
                          const GuardedBuffers& bufs, CUstream stream, CaseResult& result) {
   OracleOutcome o;
   device::Launcher harness;  // our own kernels, kept out of the production record
@@ -84,7 +104,7 @@ OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits
   SwappedOutputs ref_view(bufs, ref);
   device::Launcher ref_launcher;
   if (auto fault = guarded([&] {
-        kernel.launch_split_reference(c.params, limits, ref_view, ref_launcher, stream);
+        bound.launch_split_reference(limits, ref_view, ref_launcher, stream);
         sync_context();
       })) {
     result.context_lost = true;
@@ -99,7 +119,7 @@ OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits
     o.detail = "a split-reference launch was refused: " + first_refusal(ref_launcher);
     return o;
   }
-  const ComparePolicy policy = kernel.compare_policy(c.params, c.variant);
+  const ComparePolicy policy = bound.compare_policy();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].role != BufferRole::output) continue;
     const CompareStats s = compare_outputs(specs[i].type, bufs.ptr(i), ref.ptr(i), specs[i].elements, policy, harness, stream);
@@ -113,7 +133,7 @@ OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits
   std::size_t ref_bad = 0, ref_total = 0;
   std::string ref_detail;
   if (options.reference_samples > 0) {
-    for (const ReferenceSample& s : kernel.cpu_reference(c.params, bufs, c.seed, options.reference_samples)) {
+    for (const ReferenceSample& s : bound.cpu_reference(bufs, c.seed, options.reference_samples)) {
       const ElementType t = specs.at(s.buffer).type;
       std::uint32_t bits = 0;
       bufs.read(s.buffer, s.element * element_bytes(t), &bits, element_bytes(t));
@@ -142,7 +162,7 @@ OracleOutcome run_oracle(const Kernel& kernel, const Case& c, const DeviceLimits
   return o;
 }
 
-Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimits& limits, const RunOptions& options,
                  const GuardedBuffers& bufs, CUstream stream) {
   // Flushing L2 between samples: write a buffer twice its size.
   device::DeviceBuffer flush(std::max<std::uint64_t>(limits.l2_bytes * 2, 1 << 20));
@@ -154,7 +174,7 @@ Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits
   constexpr double kTimingBudgetMs = 1000;
   for (int i = 0; i < options.warmup; ++i) {
     start.record(stream);
-    kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+    production_call(kernel, bound, limits, bufs, scratch, stream);
     stop.record(stream);
     stop.synchronize();
     if (stop.elapsed_ms_since(start) > kTimingBudgetMs / 10) break;
@@ -167,7 +187,7 @@ Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits
     sync_context();
     scratch.clear();
     start.record(stream);
-    kernel.launch(c.params, c.variant, limits, bufs, scratch, stream);
+    production_call(kernel, bound, limits, bufs, scratch, stream);
     stop.record(stream);
     stop.synchronize();
     ms.push_back(stop.elapsed_ms_since(start));
@@ -180,29 +200,25 @@ Timing time_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits
   t.min_ms = ms.front();
   t.max_ms = ms.back();
   t.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-  if (t.median_ms > 0) t.gbps = static_cast<double>(kernel.bytes_moved(c.params)) / (t.median_ms * 1e6);
+  if (t.median_ms > 0) t.gbps = static_cast<double>(bound.bytes_moved()) / (t.median_ms * 1e6);
   return t;
 }
 
 }  // namespace
 
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits) {
-  CaseResult r;
-  r.the_case = c;
-  r.plan = kernel.plan(c.params, c.variant, limits);
-  r.prediction = predict(r.plan, limits);
-  r.detail = r.prediction.detail;
-  return r;
+  return predict_bound(*kernel.bind(c.params, c.variant), c, limits);
 }
 
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
                     const Ledger& ledger) {
   if (auto err = kernel.check(c.params)) throw std::invalid_argument(kernel.name() + ": " + *err);
-  CaseResult r = predict_case(kernel, c, limits);
+  const std::unique_ptr<BoundCase> bound = kernel.bind(c.params, c.variant);
+  CaseResult r = predict_bound(*bound, c, limits);
   const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
   Observation obs;
-  // Set when the kernel's host code launched by itself (Launcher::watched) and its recorded
-  // launches differ from the plan: a model-mismatch, whatever else happened.
+  // Set when the launches the call made (by the harness's launcher or recorded from the kernel's
+  // own host code) differ from the plan: a model-mismatch, whatever else happened.
   std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
     r.observed = obs.observed;
@@ -211,7 +227,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     return r;
   };
 
-  const auto specs = kernel.buffers(c.params);
+  const auto specs = bound->buffers();
   const std::uint64_t need = GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs));
   const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : free_device_memory() / 10 * 9;
   if (need > budget) {
@@ -235,20 +251,22 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     return finish();
   }
   device::Stream stream;
-  kernel.fill_inputs(c.params, c.seed, *bufs, stream.get());
+  bound->fill_inputs(c.seed, *bufs, stream.get());
   stream.synchronize();
   bufs->poison_outputs();
   sync_context();
 
   device::Launcher launcher;
   std::optional<std::string> fault;
+  bool call_completed = true;  // false when a checked launch refused and the call stopped there
   try {
     fault = guarded([&] {
-      kernel.launch(c.params, c.variant, limits, *bufs, launcher, stream.get());
+      production_call(kernel, *bound, limits, *bufs, launcher, stream.get());
       sync_context();
     });
   } catch (const device::LaunchError& e) {
     r.detail = e.what();  // a fixed launcher refused to go on: the record below says which launch
+    call_completed = false;
     fault = guarded([&] { sync_context(); });
   }
   if (fault) {
@@ -263,12 +281,12 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       r.detail = rec.describe();
       break;
     }
-  if (launcher.watched()) {
-    plan_difference = device::plan_recorded_difference(r.plan, launcher.records());
-  }
+  // Every launch a completed call made must be one the plan names, in order (a call a checked
+  // launch stopped halfway has made fewer: its refusal is the observation).
+  if (call_completed) plan_difference = device::plan_recorded_difference(r.plan, launcher.records());
   if (obs.observed == "accept") {
     try {
-      const OracleOutcome o = run_oracle(kernel, c, limits, options, *bufs, stream.get(), r);
+      const OracleOutcome o = run_oracle(*bound, c, limits, options, *bufs, stream.get(), r);
       r.oracle = o.summary;
       r.mismatches = o.mismatches;
       r.max_abs_err = o.max_abs_err;
@@ -281,7 +299,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       r.detail = std::string("the oracle hit a device error: ") + e.what();
     }
     if (options.timing && obs.failure_kind.empty() && !r.context_lost)
-      r.timing = time_case(kernel, c, limits, options, *bufs, stream.get());
+      r.timing = time_case(kernel, *bound, limits, options, *bufs, stream.get());
   }
   return finish();
 }

@@ -16,12 +16,13 @@ std::string threshold_text(std::uint64_t t) { return t == (std::uint64_t{1} << 3
 std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits) {
   std::vector<CallSize> out;
-  for (const BufferSpec& b : k.buffers(p)) {
+  const std::unique_ptr<BoundCase> bound = k.bind(p, variant);
+  for (const BufferSpec& b : bound->buffers()) {
     out.push_back({"buffer " + b.name + " elements", b.elements});
     out.push_back({"buffer " + b.name + " bytes", saturating_mul(b.elements, element_bytes(b.type))});
   }
   std::uint64_t total = 0, per_dim[3] = {0, 0, 0};
-  for (const LaunchSpec& l : k.plan(p, variant, limits).launches) {
+  for (const LaunchSpec& l : bound->plan(limits).launches) {
     const std::uint64_t x = saturating_mul(l.grid.x, l.block.x), y = saturating_mul(l.grid.y, l.block.y),
                         z = saturating_mul(l.grid.z, l.block.z);
     total = std::max(total, saturating_mul(saturating_mul(x, y), z));

@@ -8,12 +8,15 @@ std::string to_string(IndexType t) {
     case IndexType::uint32: return "uint32";
     case IndexType::int64: return "int64";
     case IndexType::uint64: return "uint64";
+    case IndexType::int16: return "int16";
+    case IndexType::uint16: return "uint16";
   }
   return "?";
 }
 
 std::optional<IndexType> parse_index_type(const std::string& s) {
-  for (IndexType t : {IndexType::int32, IndexType::uint32, IndexType::int64, IndexType::uint64})
+  for (IndexType t : {IndexType::int16, IndexType::uint16, IndexType::int32, IndexType::uint32, IndexType::int64,
+                      IndexType::uint64})
     if (to_string(t) == s) return t;
   return std::nullopt;
 }
@@ -24,6 +27,8 @@ u128 first_wrapping_value(IndexType t) {
     case IndexType::uint32: return u128{1} << 32;
     case IndexType::int64: return u128{1} << 63;
     case IndexType::uint64: return u128{1} << 64;
+    case IndexType::int16: return u128{1} << 15;
+    case IndexType::uint16: return u128{1} << 16;
   }
   return 0;
 }

@@ -103,6 +103,8 @@ std::string Prediction::index_wrap() const {
 Prediction predict(const LaunchPlan& plan, const DeviceLimits& limits) {
   Prediction p;
   for (const auto& r : plan.indices) p.indices.push_back(check_index(r));
+  // A host-computed argument narrowed to its declared type wraps like an index does.
+  for (const auto& a : plan.host_arguments) p.indices.push_back(check_index({"arg:" + a.name, a.value, a.type, "value"}));
   if (plan.host_error) {
     p.outcome = "host-error:" + *plan.host_error;
     p.detail = "host code fails before launching: " + *plan.host_error;

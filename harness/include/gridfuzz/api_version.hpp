@@ -7,16 +7,19 @@
 //
 // Bump rules (docs/PLUGINS.md says the same for users):
 //   bump when a built plugin could misbehave against the new gridfuzz without a rebuild:
-//     - a virtual function of Kernel or BufferSet added, removed, reordered or re-typed;
+//     - a virtual function of Kernel, BoundCase or BufferSet added, removed, reordered or re-typed;
 //     - a field added, removed or re-typed in a struct that crosses the boundary (AxisSpec, Params,
 //       BufferSpec, ComparePolicy, ReferenceSample, SplitPiece, LaunchSpec, Dim3, FuncAttributes,
-//       LaunchPlan, IndexRange, DeviceLimits, LaunchRecord);
+//       LaunchPlan, IndexRange, HostArgument, DeviceLimits, LaunchRecord);
 //     - the signature or meaning of an exported function a plugin may call changed or removed
 //       (Registry::add, Function::from_symbol/from_module, Launcher::launch/launch_checked, Params
 //       accessors, element_bytes, add_symbol_resolver, ...);
 //     - the entry points of plugin.hpp changed.
 //   no bump for: new free functions or headers, new non-virtual members, comments, host-only code.
-#define GRIDFUZZ_API_VERSION 1
+// History: 1, the first plugin ABI; 2, Kernel::bind returns a BoundCase (the shape parsed once,
+// the variant known to the split reference), buffers by name, host-computed arguments in the
+// plan, 16-bit index types, Kernel::launch_owner.
+#define GRIDFUZZ_API_VERSION 2
 
 namespace gridfuzz {
 inline constexpr int kApiVersion = GRIDFUZZ_API_VERSION;

@@ -21,10 +21,12 @@ class GuardedBuffers : public BufferSet {
 
   explicit GuardedBuffers(std::vector<BufferSpec> specs);  // allocates; throws CudaError on OOM
 
+  using BufferSet::ptr;
   CUdeviceptr ptr(std::size_t index) const override;
   std::uint64_t bytes(std::size_t index) const override;
   void read(std::size_t index, std::uint64_t offset, void* host, std::uint64_t bytes) const override;
   void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const override;
+  std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
 
   const std::vector<BufferSpec>& specs() const { return specs_; }
   void poison_outputs() const;
@@ -44,10 +46,12 @@ class GuardedBuffers : public BufferSet {
 class SwappedOutputs : public BufferSet {
  public:
   SwappedOutputs(const GuardedBuffers& original, const GuardedBuffers& outputs);
+  using BufferSet::ptr;
   CUdeviceptr ptr(std::size_t index) const override;
   std::uint64_t bytes(std::size_t index) const override;
   void read(std::size_t index, std::uint64_t offset, void* host, std::uint64_t bytes) const override;
   void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const override;
+  std::size_t index_of(std::string_view name) const override { return original_.index_of(name); }
 
  private:
   const BufferSet& pick(std::size_t index) const;

@@ -9,13 +9,14 @@
 
 namespace gridfuzz {
 
-enum class IndexType { int32, uint32, int64, uint64 };
+// 16-bit types for kernels that pack indices into shorts (tile offsets, per-block counters).
+enum class IndexType { int32, uint32, int64, uint64, int16, uint16 };
 
 std::string to_string(IndexType t);                       // "int32", ...
 std::optional<IndexType> parse_index_type(const std::string& s);
 
-// The first value that no longer fits the type: 2^31 (signed overflow), 2^32 (unsigned wrap),
-// 2^63, 2^64.
+// The first value that no longer fits the type: 2^15, 2^16, 2^31 (signed overflow), 2^32
+// (unsigned wrap), 2^63, 2^64.
 u128 first_wrapping_value(IndexType t);
 
 struct IndexRange {

@@ -1,6 +1,8 @@
 #pragma once
-// The Kernel adapter: everything gridfuzz needs to know about one production kernel (or one
-// production call that issues several launches) to predict, run and judge it at any shape.
+// The Kernel adapter (API version 2): everything gridfuzz needs to know about one production
+// kernel (or one production call that issues several launches) to predict, run and judge it at
+// any shape. A Kernel describes the family (axes, variants, constraints); bind() parses one
+// shape once and returns a BoundCase that answers everything about that case.
 //
 // Built-in kernels and external ones (loaded with --plugin) implement this same interface.
 //
@@ -18,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gridfuzz/device/launcher.hpp"
@@ -41,6 +44,9 @@ struct BufferSpec {
   std::uint64_t bytes() const { return elements * element_bytes(type); }
 };
 
+// The index of the buffer called `name` in `specs`; throws std::out_of_range naming the buffers.
+std::size_t buffer_index(const std::vector<BufferSpec>& specs, std::string_view name);
+
 // The case's device buffers, in the order of buffers(); the harness surrounds each with guard
 // zones. For the split reference the output buffers are swapped for reference copies.
 class BufferSet {
@@ -55,6 +61,12 @@ class BufferSet {
   virtual void write(std::size_t index, std::uint64_t offset, const void* host, std::uint64_t bytes) const = 0;
   template <class T>
   T* as(std::size_t index) const { return reinterpret_cast<T*>(static_cast<std::uintptr_t>(ptr(index))); }
+
+  // By the name given in buffers(); an unknown name throws std::out_of_range naming the buffers.
+  virtual std::size_t index_of(std::string_view name) const = 0;
+  CUdeviceptr ptr(std::string_view name) const { return ptr(index_of(name)); }
+  template <class T>
+  T* as(std::string_view name) const { return as<T>(index_of(name)); }
 };
 
 // How big and split results are compared: bit for bit, or within a stated tolerance.
@@ -80,6 +92,50 @@ struct SplitPiece {
   std::uint64_t begin = 0, end = 0;
 };
 
+// One case bound to an adapter: the shape parsed once, the variant chosen. Everything the harness
+// asks of one case goes through here, so an adapter parses Params in exactly one place (bind).
+class BoundCase {
+ public:
+  virtual ~BoundCase() = default;
+
+  // --- host only, pure (no GPU) ---
+  // The launches the variant's production call issues, as its host code computes them (int32 wrap
+  // included for legacy variants), with the kernels' index ranges and host-computed arguments.
+  virtual LaunchPlan plan(const DeviceLimits& limits) const = 0;
+  virtual std::vector<BufferSpec> buffers() const = 0;
+  // Bytes read and written by one production call (for GB/s). Default: every buffer once.
+  virtual std::uint64_t bytes_moved() const;
+  // The pieces of the split-batch reference (pure data: the CPU tests check they cover every
+  // output element exactly once).
+  virtual std::vector<SplitPiece> split(const DeviceLimits& limits) const = 0;
+  // How big and split results are compared. Default: bit for bit.
+  virtual ComparePolicy compare_policy() const;
+
+  // --- device side (needs a GPU) ---
+  // Random, valid, never-zero inputs from `seed` (on the GPU for large buffers), queued on
+  // `stream`; BufferSet::write waits for the context first, so it cannot race a fill kernel.
+  virtual void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const = 0;
+  // The production call. A kernel launched by the harness goes through `launcher` (which records
+  // it); a fixed launcher checks and throws device::LaunchError, a legacy one may ignore a
+  // refusal. A kernel whose own host code launches (Kernel::launch_owner) just calls that code:
+  // the harness records its launches. The runner compares the recorded launches with plan().
+  virtual void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                      CUstream stream) const = 0;
+  // The split-batch reference: the same kernel over split(limits), into `bufs`' outputs. The bound
+  // variant is known here (a host-geometry bug may need the fixed geometry for the pieces).
+  virtual void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                                      CUstream stream) const = 0;
+  // float64 CPU reference for `count` output elements chosen from `seed` (the harness reads the
+  // GPU values at the same places).
+  virtual std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                                     std::size_t count) const = 0;
+};
+
+// Who issues a case's launches: the harness's Launcher (the adapter launches through it), or the
+// kernel's own host code (an upstream library's entry point): then the runner records every
+// launch the call makes (CUPTI, device/launch_recorder.hpp) and compares them with the plan.
+enum class LaunchOwner { harness_launcher, own_host_code };
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -91,30 +147,18 @@ class Kernel {
   // Constraints between axes (e.g. cols a multiple of the block size, top_k <= experts).
   // Empty when the params are valid; the message names the broken constraint.
   virtual std::optional<std::string> check(const Params& p) const = 0;
+  virtual LaunchOwner launch_owner() const { return LaunchOwner::harness_launcher; }
+  // One case: parses `p` (valid by check()) once and fixes the variant. Throws
+  // std::invalid_argument for an unknown variant.
+  virtual std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const = 0;
 
-  // The launches the variant's production launcher issues, as its host code computes them
-  // (int32 wrap included for legacy variants), with the index ranges of the kernels.
-  virtual LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const = 0;
-  virtual std::vector<BufferSpec> buffers(const Params& p) const = 0;
-  // Bytes read and written by one production call (for GB/s).
-  virtual std::uint64_t bytes_moved(const Params& p) const = 0;
-  virtual std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const = 0;
-  virtual ComparePolicy compare_policy(const Params& p, const std::string& variant) const = 0;
-
-  // --- device side (needs a GPU) ---
-  // Random, valid, never-zero inputs from `seed` (on the GPU for large buffers).
-  virtual void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const = 0;
-  // The production call. Every launch goes through `launcher` (which records it); a fixed
-  // launcher checks and throws device::LaunchError, a legacy one may ignore a refusal.
-  virtual void launch(const Params& p, const std::string& variant, const DeviceLimits& limits,
-                      const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const = 0;
-  // The split-batch reference: the same kernel over split(p, limits), into `bufs`' outputs.
-  virtual void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                                      device::Launcher& launcher, CUstream stream) const = 0;
-  // float64 CPU reference for `count` output elements chosen from `seed` (the harness reads the
-  // GPU values at the same places).
-  virtual std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                                     std::size_t count) const = 0;
+  // Conveniences for one question about one case (each binds anew).
+  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const {
+    return bind(p, variant)->plan(limits);
+  }
+  std::vector<BufferSpec> buffers(const Params& p, const std::string& variant) const {
+    return bind(p, variant)->buffers();
+  }
 };
 
 }  // namespace gridfuzz
