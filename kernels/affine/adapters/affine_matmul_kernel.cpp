@@ -92,12 +92,47 @@ std::optional<std::string> AffineMatmulKernel::check_matmul(const MatmulShape& s
   return std::nullopt;
 }
 
-LaunchPlan AffineMatmulKernel::plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const {
-  return plan_matmul(shape(p), require_variant(variant), limits).plan;
+namespace {
+
+// Our kernels: legacy (upstream's int32 host geometry, unchecked) or fixed.
+class AffineQmmCase final : public AffineMatmulCase {
+ public:
+  AffineQmmCase(const MatmulShape& shape, Variant variant) : AffineMatmulCase(shape, false), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override { return plan_matmul(s_, variant_, limits).plan; }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override { return split_pieces(s_, limits); }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0,
+            "bit-exact: the reference runs the same kernel (qmv or qmm, same tile_m; int64 index math, which "
+            "changes only addresses) on every piece, and each output element is one thread's fixed-order K "
+            "reduction with no split-K, so grid size, piece boundaries and index width cannot change it"};
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const AffinePlan plan = plan_matmul(s_, variant_, limits);
+    if (plan.plan.host_error) return;  // upstream would divide by zero here; the runner records it
+    const MatmulBuffers b = device_buffers(s_, bufs);
+    // Legacy launches are not checked (upstream ignores the launch result); fixed ones throw.
+    for (const AffineLaunch& l : plan.launches) launch_planned(l, s_, b, launcher, stream, variant_ == Variant::fixed);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const MatmulBuffers b = device_buffers(s_, bufs);
+    for (const AffineLaunch& l : reference_launches(s_, limits)) launch_planned(l, s_, b, launcher, stream, true);
+  }
+
+ private:
+  Variant variant_;
+};
+
+}  // namespace
+
+std::unique_ptr<BoundCase> AffineMatmulKernel::bind(const Params& p, const std::string& variant) const {
+  return std::make_unique<AffineQmmCase>(shape(p), require_variant(variant));
 }
 
-std::vector<BufferSpec> AffineMatmulKernel::buffers(const Params& p) const {
-  const MatmulShape s = shape(p);
+std::vector<BufferSpec> AffineMatmulCase::buffers() const {
+  const MatmulShape& s = s_;
   const ElementType t = element_type(s.dtype);
   const std::uint64_t weight_rows = s.experts * s.n;
   std::vector<BufferSpec> specs{
@@ -114,25 +149,8 @@ std::vector<BufferSpec> AffineMatmulKernel::buffers(const Params& p) const {
   return specs;
 }
 
-std::uint64_t AffineMatmulKernel::bytes_moved(const Params& p) const {
-  std::uint64_t total = 0;
-  for (const BufferSpec& b : buffers(p)) total += b.bytes();
-  return total;
-}
-
-std::vector<SplitPiece> AffineMatmulKernel::split(const Params& p, const DeviceLimits& limits) const {
-  return split_pieces(shape(p), limits);
-}
-
-ComparePolicy AffineMatmulKernel::compare_policy(const Params&, const std::string&) const {
-  return {true, 0, 0,
-          "bit-exact: the reference runs the same kernel (qmv or qmm, same tile_m; int64 index math, which changes "
-          "only addresses) on every piece, and each output element is one thread's fixed-order K reduction with no "
-          "split-K, so grid size, piece boundaries and index width cannot change it"};
-}
-
-void AffineMatmulKernel::fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const {
-  const MatmulShape s = shape(p);
+void AffineMatmulCase::fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const {
+  const MatmulShape& s = s_;
   const MatmulBufferIndex ix = MatmulBufferIndex::of(s);
   const auto count = [&](std::size_t i) { return bufs.bytes(i) / (i == ix.w || (ix.gather && (i == ix.lhs || i == ix.rhs)) ? 4 : 2); };
   fill_random_16bit(bufs.ptr(ix.x), count(ix.x), s.dtype, kXMin, kXMax, seed * 8 + 1, stream);
@@ -145,27 +163,9 @@ void AffineMatmulKernel::fill_inputs(const Params& p, std::uint64_t seed, const 
   }
 }
 
-void AffineMatmulKernel::launch(const Params& p, const std::string& variant, const DeviceLimits& limits,
-                                const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const {
-  const MatmulShape s = shape(p);
-  const Variant v = require_variant(variant);
-  const AffinePlan plan = plan_matmul(s, v, limits);
-  if (plan.plan.host_error) return;  // upstream would divide by zero here; the runner records it
-  const MatmulBuffers b = device_buffers(s, bufs);
-  // Legacy launches are not checked (upstream ignores the launch result); fixed ones throw.
-  for (const AffineLaunch& l : plan.launches) launch_planned(l, s, b, launcher, stream, v == Variant::fixed);
-}
-
-void AffineMatmulKernel::launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                                                device::Launcher& launcher, CUstream stream) const {
-  const MatmulShape s = shape(p);
-  const MatmulBuffers b = device_buffers(s, bufs);
-  for (const AffineLaunch& l : reference_launches(s, limits)) launch_planned(l, s, b, launcher, stream, true);
-}
-
-std::vector<ReferenceSample> AffineMatmulKernel::cpu_reference(const Params& p, const BufferSet& bufs,
-                                                               std::uint64_t seed, std::size_t count) const {
-  const MatmulShape s = shape(p);
+std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                                             std::size_t count) const {
+  const MatmulShape& s = s_;
   const MatmulBufferIndex ix = MatmulBufferIndex::of(s);
   const std::uint64_t slices = s.batches, rows = s.m;
   const std::uint64_t total_rows = slices * rows;  // output rows: (slice, row) flattened
@@ -225,7 +225,7 @@ std::vector<ReferenceSample> AffineMatmulKernel::cpu_reference(const Params& p, 
       // Weights rounded to the activation type (<= u each, independent signs: 6 sigma of the
       // random-walk sum) plus fp32 accumulation over K.
       abs_tol = 6 * u * std::sqrt(sum_sq) + fp32_sum * abs_dot;
-    } else if (s.bits < 8 || qmv_rounds_8bit_weights()) {
+    } else if (s.bits < 8 || qmv_rounds_8bit_weights_) {
       // Chunks of 16 summed in the activation type: ~4u per chunk magnitude, 6 sigma over chunks.
       // (8-bit weights rounded to the activation type: at most ~2u of each |x|(|s*q| + |b|), which
       // the same bound over chunks of 8 covers.)

@@ -10,31 +10,36 @@
 
 namespace gridfuzz::affine {
 
+// One affine-layout matmul case: what our kernels and MLX's share (buffers, inputs, the CPU
+// reference). The plan and the launches are the subclass's (our legacy/fixed, MLX's own).
+class AffineMatmulCase : public BoundCase {
+ public:
+  // qmv_rounds_8bit_weights: whether the qmv path rounds 8-bit dequantized weights (scale*q +
+  // bias) to the activation type before its float accumulation (MLX's qmv does, qmv.cu
+  // dequant_fma; gridfuzz's affine qmv does not). The CPU reference's tolerance for 8-bit qmv then
+  // takes that rounding in (the bound of the sub-8-bit qmv, over chunks of 8).
+  AffineMatmulCase(const MatmulShape& shape, bool qmv_rounds_8bit_weights)
+      : s_(shape), qmv_rounds_8bit_weights_(qmv_rounds_8bit_weights) {}
+
+  std::vector<BufferSpec> buffers() const override;
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override;
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override;
+
+ protected:
+  MatmulShape s_;
+  bool qmv_rounds_8bit_weights_;
+};
+
 class AffineMatmulKernel : public Kernel {
  public:
   std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
   // The call's sizes; the params must pass check().
   virtual MatmulShape shape(const Params& p) const = 0;
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override;
-  std::vector<BufferSpec> buffers(const Params& p) const override;
-  std::uint64_t bytes_moved(const Params& p) const override;
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override;
-  ComparePolicy compare_policy(const Params& p, const std::string& variant) const override;
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override;
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override;
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override;
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override;
+  // Our qmv/qmm under the legacy or fixed host geometry.
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override;
 
  protected:
-  // Whether the qmv path rounds 8-bit dequantized weights (scale*q + bias) to the activation type
-  // before its float accumulation (MLX's qmv does, qmv.cu dequant_fma; gridfuzz's affine qmv does
-  // not). The CPU reference's tolerance for 8-bit qmv then takes that rounding in (the bound of
-  // the sub-8-bit qmv, over chunks of 8).
-  virtual bool qmv_rounds_8bit_weights() const { return false; }
   // Axes both kernels have: cols, bits, group_size, dtype.
   static std::vector<AxisSpec> quantization_axes();
   // Constraints on those axes and on n (the qmm_sm80 conditions of

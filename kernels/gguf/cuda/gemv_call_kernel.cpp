@@ -35,6 +35,99 @@ struct VariantPlan {
   bool checked;
 };
 
+// The fixed moe_vec layout (rows_x for few pairs, pairs_x for many); see launch_geometry.hpp and
+// docs/PERFORMANCE.md "GGUF MoE GEMV" for the measurement behind it.
+constexpr GemvGeometry kMoeFixedGeometry = GemvGeometry::fixed;
+
+VariantPlan variant_plan(const std::string& kernel, bool dense, const std::string& variant) {
+  // legacy: vLLM's tiled quantizer (int offsets) and the upstream grid, launches unchecked.
+  if (variant == "legacy") return {QuantizeGeometry::upstream_tiles, GemvGeometry::legacy, false};
+  if (variant == "fixed") return {QuantizeGeometry::tiles_64, dense ? GemvGeometry::rows_x : kMoeFixedGeometry, true};
+  if (!dense && variant == "zchunk") return {QuantizeGeometry::tiles_64, GemvGeometry::zchunk, true};
+  if (!dense && variant == "rows_x") return {QuantizeGeometry::tiles_64, GemvGeometry::rows_x, true};
+  if (!dense && variant == "pairs_x") return {QuantizeGeometry::tiles_64, GemvGeometry::pairs_x, true};
+  throw std::invalid_argument(kernel + ": unknown variant '" + variant + "'");
+}
+
+class GemvCallCase final : public BoundCase {
+ public:
+  GemvCallCase(const MoeCallShape& shape, const VariantPlan& variant) : s_(shape), v_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    LaunchPlan plan;
+    for (const auto& l : quantize_launches(v_.quantize, s_.activation_rows(), s_.cols, limits))
+      plan.launches.push_back(l.spec);
+    for (const auto& l : gemv_launches(v_.gemv, s_, limits)) plan.launches.push_back(l.spec);
+    plan.indices = quantize_indices(v_.quantize, s_.activation_rows(), s_.cols, limits);
+    for (auto& r : gemv_indices(v_.gemv, s_)) plan.indices.push_back(r);
+    return plan;
+  }
+
+  std::vector<BufferSpec> buffers() const override { return gemv_call_buffers(s_); }
+  std::uint64_t bytes_moved() const override { return gemv_call_bytes_moved(s_); }
+
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (const TokenRange& r : reference_token_ranges(s_, limits))
+      pieces.push_back({s_.dense ? "nvecs" : "tokens", r.begin, r.end});
+    return pieces;
+  }
+
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0,
+            "one warp per output element with a fixed lane-to-block mapping and butterfly order; q8_1 one warp "
+            "per block: bit-exact"};
+  }
+
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_gemv_call_inputs(s_, seed, bufs, stream);
+  }
+
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    launch_quantize_q8_1(v_.quantize, bufs.as<float>("x"), bufs.as<int>("q8_1"), s_.activation_rows(), s_.cols, limits,
+                         launcher, stream, v_.checked);
+    launch_gemv(v_.gemv, s_, args(bufs), limits, launcher, stream, v_.checked);
+  }
+
+  // Per token range: quantize its activation rows and run the 64-bit kernel (rows on x, pairs on
+  // z) over its pairs, from buffer pointers advanced to the range: each piece is a small,
+  // independent production-sized call.
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const std::uint64_t pairs_per_token = s_.dense ? 1 : s_.top_k;
+    const std::uint64_t act_rows_per_token = s_.proj == Projection::down ? s_.top_k : 1;
+    for (const TokenRange& r : reference_token_ranges(s_, limits)) {
+      MoeCallShape piece = s_;
+      piece.tokens = r.end - r.begin;
+      const std::uint64_t a0 = r.begin * act_rows_per_token, p0 = r.begin * pairs_per_token;
+      float* x = bufs.as<float>("x") + a0 * s_.cols;
+      int* q8 = bufs.as<int>("q8_1") + a0 * s_.token_stride();
+      launch_quantize_q8_1(QuantizeGeometry::tiles_64, x, q8, piece.activation_rows(), s_.cols, limits, launcher,
+                           stream, true);
+      GemvArgs a = args(bufs);
+      a.act = q8;
+      if (a.ids != nullptr) a.ids += p0;
+      a.dst = static_cast<char*>(a.dst) + p0 * s_.rows * s_.out_bytes_per_value();
+      launch_gemv(GemvGeometry::zchunk, piece, a, limits, launcher, stream, true);
+    }
+  }
+
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    return gemv_call_cpu_reference(s_, bufs, seed, count);
+  }
+
+ private:
+  GemvArgs args(const BufferSet& bufs) const {
+    return gemv_args(s_, bufs.as<std::uint8_t>("weights"), bufs.as<int>("q8_1"), reinterpret_cast<void*>(bufs.ptr("dst")),
+                     s_.dense ? nullptr : bufs.as<int>("ids"));
+  }
+
+  MoeCallShape s_;
+  VariantPlan v_;
+};
+
 class GemvCallKernel final : public Kernel {
  public:
   explicit GemvCallKernel(bool dense) : dense_(dense) {}
@@ -76,101 +169,12 @@ class GemvCallKernel final : public Kernel {
     }
     return std::nullopt;
   }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const MoeCallShape s = shape(p);
-    const VariantPlan v = variant_plan(variant);
-    LaunchPlan plan;
-    for (const auto& l : quantize_launches(v.quantize, s.activation_rows(), s.cols, limits)) plan.launches.push_back(l.spec);
-    for (const auto& l : gemv_launches(v.gemv, s, limits)) plan.launches.push_back(l.spec);
-    plan.indices = quantize_indices(v.quantize, s.activation_rows(), s.cols, limits);
-    for (auto& r : gemv_indices(v.gemv, s)) plan.indices.push_back(r);
-    return plan;
-  }
-
-  std::vector<BufferSpec> buffers(const Params& p) const override { return gemv_call_buffers(shape(p)); }
-  std::uint64_t bytes_moved(const Params& p) const override { return gemv_call_bytes_moved(shape(p)); }
-
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    for (const TokenRange& r : reference_token_ranges(shape(p), limits))
-      pieces.push_back({dense_ ? "nvecs" : "tokens", r.begin, r.end});
-    return pieces;
-  }
-
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0,
-            "one warp per output element with a fixed lane-to-block mapping and butterfly order; q8_1 one warp "
-            "per block: bit-exact"};
-  }
-
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_gemv_call_inputs(shape(p), seed, bufs, stream);
-  }
-
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    const VariantPlan v = variant_plan(variant);
-    launch_quantize_q8_1(v.quantize, bufs.as<float>(kX), bufs.as<int>(q8_index()), s.activation_rows(), s.cols, limits,
-                         launcher, stream, v.checked);
-    launch_gemv(v.gemv, s, args(s, bufs), limits, launcher, stream, v.checked);
-  }
-
-  // Per token range: quantize its activation rows and run the 64-bit kernel (rows on x, pairs on
-  // z) over its pairs, from buffer pointers advanced to the range: each piece is a small,
-  // independent production-sized call.
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    const std::uint64_t pairs_per_token = dense_ ? 1 : s.top_k;
-    const std::uint64_t act_rows_per_token = s.proj == Projection::down ? s.top_k : 1;
-    for (const TokenRange& r : reference_token_ranges(s, limits)) {
-      MoeCallShape piece = s;
-      piece.tokens = r.end - r.begin;
-      const std::uint64_t a0 = r.begin * act_rows_per_token, p0 = r.begin * pairs_per_token;
-      float* x = bufs.as<float>(kX) + a0 * s.cols;
-      int* q8 = bufs.as<int>(q8_index()) + a0 * s.token_stride();
-      launch_quantize_q8_1(QuantizeGeometry::tiles_64, x, q8, piece.activation_rows(), s.cols, limits, launcher, stream,
-                           true);
-      GemvArgs a = args(s, bufs);
-      a.act = q8;
-      if (a.ids != nullptr) a.ids += p0;
-      a.dst = static_cast<char*>(a.dst) + p0 * s.rows * s.out_bytes_per_value();
-      launch_gemv(GemvGeometry::zchunk, piece, a, limits, launcher, stream, true);
-    }
-  }
-
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return gemv_call_cpu_reference(shape(p), bufs, seed, count);
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<GemvCallCase>(shape(p), variant_plan(name(), dense_, variant));
   }
 
  private:
-  static constexpr std::size_t kX = GemvBuffers::x, kWeights = GemvBuffers::weights, kIds = GemvBuffers::ids;
-  std::size_t q8_index() const { return dense_ ? 2 : 3; }
-  std::size_t dst_index() const { return dense_ ? 3 : 4; }
-
   MoeCallShape shape(const Params& p) const { return dense_ ? mmvq_shape_from(p) : moe_shape_from(p); }
-
-  GemvArgs args(const MoeCallShape& s, const BufferSet& bufs) const {
-    return gemv_args(s, bufs.as<std::uint8_t>(kWeights), bufs.as<int>(q8_index()),
-                     reinterpret_cast<void*>(bufs.ptr(dst_index())), dense_ ? nullptr : bufs.as<int>(kIds));
-  }
-
-  VariantPlan variant_plan(const std::string& variant) const {
-    // legacy: vLLM's tiled quantizer (int offsets) and the upstream grid, launches unchecked.
-    if (variant == "legacy") return {QuantizeGeometry::upstream_tiles, GemvGeometry::legacy, false};
-    if (variant == "fixed") return {QuantizeGeometry::tiles_64, dense_ ? GemvGeometry::rows_x : kMoeFixedGeometry, true};
-    if (!dense_ && variant == "zchunk") return {QuantizeGeometry::tiles_64, GemvGeometry::zchunk, true};
-    if (!dense_ && variant == "rows_x") return {QuantizeGeometry::tiles_64, GemvGeometry::rows_x, true};
-    if (!dense_ && variant == "pairs_x") return {QuantizeGeometry::tiles_64, GemvGeometry::pairs_x, true};
-    throw std::invalid_argument(name() + ": unknown variant '" + variant + "'");
-  }
-
-  // The fixed moe_vec layout (rows_x for few pairs, pairs_x for many); see launch_geometry.hpp and
-  // docs/PERFORMANCE.md "GGUF MoE GEMV" for the measurement behind it.
-  static constexpr GemvGeometry kMoeFixedGeometry = GemvGeometry::fixed;
 
   bool dense_;
 };

@@ -21,6 +21,82 @@
 namespace gridfuzz::gguf {
 namespace {
 
+QuantizeGeometry geometry_of(const std::string& variant) {
+  if (variant == "legacy") return QuantizeGeometry::one_launch;
+  if (variant == "fixed") return QuantizeGeometry::tiles_64;
+  throw std::invalid_argument("gguf.quantize_q8_1: unknown variant '" + variant + "'");
+}
+
+class QuantizeQ8_1Case final : public BoundCase {
+ public:
+  QuantizeQ8_1Case(std::uint64_t rows, std::uint64_t cols, QuantizeGeometry geometry)
+      : rows_(rows), cols_(cols), geometry_(geometry) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    LaunchPlan plan;
+    for (const auto& l : quantize_launches(geometry_, rows_, cols_, limits)) plan.launches.push_back(l.spec);
+    plan.indices = quantize_indices(geometry_, rows_, cols_, limits);
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::f32, rows_ * cols_},
+            {"q8_1", BufferRole::output, ElementType::i32, rows_ * q8_1_row_stride_int32(cols_)}};
+  }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (std::uint64_t r0 = 0; r0 < rows_; r0 += limits.max_grid_y)
+      pieces.push_back({"rows", r0, std::min(rows_, r0 + limits.max_grid_y)});
+    return pieces;
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "one warp per q8_1 block, fixed shuffle order: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_activations(bufs.as<float>("x"), rows_ * cols_, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    launch_quantize_q8_1(geometry_, bufs.as<float>("x"), bufs.as<int>("q8_1"), rows_, cols_, limits, launcher, stream,
+                         geometry_ == QuantizeGeometry::tiles_64);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    for (const SplitPiece& piece : split(limits))
+      launch_quantize_q8_1(QuantizeGeometry::tiles_64, bufs.as<float>("x") + piece.begin * cols_,
+                           bufs.as<int>("q8_1") + piece.begin * q8_1_row_stride_int32(cols_), piece.end - piece.begin,
+                           cols_, limits, launcher, stream, true);
+  }
+  // Sampled q8_1 words against the CPU quantizer, exactly (same float operations, same order).
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t stride = q8_1_row_stride_int32(cols_);
+    const std::size_t x_buffer = bufs.index_of("x"), q8_buffer = bufs.index_of("q8_1");
+    std::mt19937_64 rng(seed ^ 0xBB67AE8584CAA73Bull);
+    std::vector<ReferenceSample> out;
+    std::vector<float> x(cols_);
+    std::vector<block_q8_1> q(q8_1_blocks_per_row(cols_));
+    const std::size_t per_row = 16;
+    for (std::size_t k = 0; k < count; k += per_row) {
+      // Every other row sampled among the last 16, where a grid.y bug shows first.
+      const std::uint64_t row =
+          (k / per_row) % 2 ? rows_ - 1 - rng() % std::min<std::uint64_t>(rows_, 16) : rng() % rows_;
+      bufs.read(x_buffer, row * cols_ * 4, x.data(), cols_ * 4);
+      quantize_row_q8_1(x.data(), cols_, q.data());
+      for (std::size_t j = 0; j < per_row && k + j < count; ++j) {
+        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
+        std::int32_t w = 0;
+        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
+        out.push_back({q8_buffer, row * stride + word, static_cast<double>(w), 0, 0});
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::uint64_t rows_, cols_;
+  QuantizeGeometry geometry_;
+};
+
 class QuantizeQ8_1Kernel final : public Kernel {
  public:
   std::string name() const override { return "gguf.quantize_q8_1"; }
@@ -40,80 +116,8 @@ class QuantizeQ8_1Kernel final : public Kernel {
     }
     return std::nullopt;
   }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const QuantizeGeometry g = geometry(variant);
-    LaunchPlan plan;
-    for (const auto& l : quantize_launches(g, p.get_u64("rows"), p.get_u64("cols"), limits)) plan.launches.push_back(l.spec);
-    plan.indices = quantize_indices(g, p.get_u64("rows"), p.get_u64("cols"), limits);
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    return {{"x", BufferRole::input, ElementType::f32, rows * cols},
-            {"q8_1", BufferRole::output, ElementType::i32, rows * q8_1_row_stride_int32(cols)}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    return rows * cols * 4 + rows * q8_1_row_stride_int32(cols) * 4;
-  }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    const std::uint64_t rows = p.get_u64("rows");
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += limits.max_grid_y)
-      pieces.push_back({"rows", r0, std::min(rows, r0 + limits.max_grid_y)});
-    return pieces;
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "one warp per q8_1 block, fixed shuffle order: bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_activations(bufs.as<float>(0), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const QuantizeGeometry g = geometry(variant);
-    launch_quantize_q8_1(g, bufs.as<float>(0), bufs.as<int>(1), p.get_u64("rows"), p.get_u64("cols"), limits, launcher,
-                         stream, g == QuantizeGeometry::tiles_64);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const std::uint64_t cols = p.get_u64("cols");
-    for (const SplitPiece& piece : split(p, limits))
-      launch_quantize_q8_1(QuantizeGeometry::tiles_64, bufs.as<float>(0) + piece.begin * cols,
-                           bufs.as<int>(1) + piece.begin * q8_1_row_stride_int32(cols), piece.end - piece.begin, cols,
-                           limits, launcher, stream, true);
-  }
-  // Sampled q8_1 words against the CPU quantizer, exactly (same float operations, same order).
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    const std::uint64_t stride = q8_1_row_stride_int32(cols);
-    std::mt19937_64 rng(seed ^ 0xBB67AE8584CAA73Bull);
-    std::vector<ReferenceSample> out;
-    std::vector<float> x(cols);
-    std::vector<block_q8_1> q(q8_1_blocks_per_row(cols));
-    const std::size_t per_row = 16;
-    for (std::size_t k = 0; k < count; k += per_row) {
-      // Every other row sampled among the last 16, where a grid.y bug shows first.
-      const std::uint64_t row = (k / per_row) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
-      bufs.read(0, row * cols * 4, x.data(), cols * 4);
-      quantize_row_q8_1(x.data(), cols, q.data());
-      for (std::size_t j = 0; j < per_row && k + j < count; ++j) {
-        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
-        std::int32_t w = 0;
-        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
-        out.push_back({1, row * stride + word, static_cast<double>(w), 0, 0});
-      }
-    }
-    return out;
-  }
-
- private:
-  static QuantizeGeometry geometry(const std::string& variant) {
-    if (variant == "legacy") return QuantizeGeometry::one_launch;
-    if (variant == "fixed") return QuantizeGeometry::tiles_64;
-    throw std::invalid_argument("gguf.quantize_q8_1: unknown variant '" + variant + "'");
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<QuantizeQ8_1Case>(p.get_u64("rows"), p.get_u64("cols"), geometry_of(variant));
   }
 };
 

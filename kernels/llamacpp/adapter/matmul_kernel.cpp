@@ -2,7 +2,7 @@
 // (ggml_cuda_mul_mat_vec_q, mmvq.cu:1421; ggml_cuda_mul_mat_q, mmq.cu:135) on ggml tensors over
 // gridfuzz's buffers (cuda/upstream_call.cu). Upstream's host code quantizes the activations into
 // its own pool, chooses the kernels and their geometry and launches them itself; gridfuzz watches
-// those launches (device::watch_launches, CUPTI) and the runner compares them with the plan
+// those launches (Kernel::launch_owner: the runner records them with CUPTI) and compares them with the plan
 // (plan/, every formula cited): a difference is a model-mismatch. Variant `upstream` only: the
 // host code is upstream's, unmodified.
 //
@@ -51,6 +51,8 @@ class GgufView final : public BufferSet {
   void write(std::size_t i, std::uint64_t offset, const void* host, std::uint64_t n) const override {
     bufs_.write(map(i), offset, host, n);
   }
+  // Names and indices here are the GGUF family's layout (gemv_call_buffers).
+  std::size_t index_of(std::string_view name) const override { return buffer_index(gguf::gemv_call_buffers(s_), name); }
   std::size_t map(std::size_t i) const {
     if (i == GemvBuffers::x || i == GemvBuffers::weights) return i;
     if (!s_.dense && i == GemvBuffers::ids) return 2;
@@ -63,51 +65,13 @@ class GgufView final : public BufferSet {
   const BufferSet& bufs_;
 };
 
-class MatmulKernel final : public Kernel {
+class MatmulCase final : public BoundCase {
  public:
-  explicit MatmulKernel(Entry entry) : entry_(entry) {}
+  MatmulCase(Entry entry, const MoeCallShape& shape, bool uniform_routing)
+      : entry_(entry), s_(shape), uniform_routing_(uniform_routing) {}
 
-  std::string name() const override { return entry_ == Entry::mmvq ? "llamacpp.mmvq" : "llamacpp.mmq"; }
-  std::string description() const override {
-    return entry_ == Entry::mmvq
-               ? "llama.cpp's ggml_cuda_mul_mat_vec_q (llama-cpp-python 0.3.36, unmodified host code and kernels): "
-                 "q8_1 quantize + mul_mat_vec_q / mul_mat_vec_q_moe, launches recorded with CUPTI"
-               : "llama.cpp's ggml_cuda_mul_mat_q (llama-cpp-python 0.3.36, unmodified host code and kernels): "
-                 "q8_1 quantize, expert-id gather, MMQ (stream-k on Hopper) + fixup, launches recorded with CUPTI";
-  }
-  std::vector<std::string> variants() const override { return {"upstream"}; }
-  std::vector<AxisSpec> axes() const override {
-    std::vector<std::string> types;
-    for (gguf::QuantType t : llamacpp_quant_types()) types.emplace_back(gguf::to_string(t));
-    const bool vec = entry_ == Entry::mmvq;
-    return {
-        {"op", "mul_mat (one matrix) or mul_mat_id (MoE: expert ids pick top_k of `experts` matrices per token)",
-         "mul_mat_id", {"mul_mat", "mul_mat_id"}, 0, 0},
-        {"tokens", "tokens of the ubatch (mul_mat: activation vectors)", vec ? "4" : "512", {}, 1, 1ll << 24},
-        {"top_k", "experts per token (mul_mat_id; DeepSeek-V3: 8)", "8", {}, 1, 64},
-        {"experts", "experts in the weight bank (mul_mat_id; DeepSeek-V3: 256)", "256", {}, 1, 4096},
-        {"proj", "mul_mat_id: gate_up (one activation row per token) or down (one per token and slot)", "gate_up",
-         {"gate_up", "down"}, 0, 0},
-        {"rows", "output rows per matrix (DeepSeek-V3 expert gate/up: 2048)", "2048", {}, 1, 1 << 20},
-        {"cols", "reduction length, a multiple of the type's block (DeepSeek-V3 hidden: 7168)", "7168", {}, 32,
-         1 << 20, 32},
-        {"quant", "weight quant type", "q4_0", types, 0, 0},
-        {"routing", "mul_mat_id: topk (distinct experts per token, as a router gives) or uniform (ids drawn "
-                    "independently: a token may repeat an expert)", "topk", {"topk", "uniform"}, 0, 0},
-    };
-  }
-  std::optional<std::string> check(const Params& p) const override {
-    try {
-      const MoeCallShape s = shape(p);
-      if (std::string problem = gguf::moe_shape_problem(s); !problem.empty()) return problem;
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-    return std::nullopt;
-  }
-
-  LaunchPlan plan(const Params& p, const std::string&, const DeviceLimits& limits) const override {
-    const UpstreamCallPlan u = call_plan(shape(p), limits);
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    const UpstreamCallPlan u = call_plan(s_, limits);
     LaunchPlan plan;
     plan.launches = u.launches;
     plan.host_error = u.host_error;
@@ -115,8 +79,8 @@ class MatmulKernel final : public Kernel {
     return plan;
   }
 
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const MoeCallShape s = shape(p);
+  std::vector<BufferSpec> buffers() const override {
+    const MoeCallShape& s = s_;
     std::vector<BufferSpec> b;
     b.push_back({"x", BufferRole::input, ElementType::f32, s.activation_rows() * s.cols});
     b.push_back({"weights", BufferRole::input, ElementType::u8, s.weight_bytes()});
@@ -124,18 +88,18 @@ class MatmulKernel final : public Kernel {
     b.push_back({"dst", BufferRole::output, ElementType::f32, s.pairs() * s.rows});
     return b;
   }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    const MoeCallShape s = shape(p);
+  std::uint64_t bytes_moved() const override {
+    const MoeCallShape& s = s_;
     const std::uint64_t experts_hit = s.dense ? 1 : std::min(s.experts, s.pairs());
     return s.activation_rows() * s.cols * 4 + (s.dense ? 0 : s.pairs() * 4) +
            experts_hit * s.rows * s.weight_row_bytes() + s.pairs() * s.rows * 4;
   }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
     std::vector<SplitPiece> out;
-    for (const auto& [b, e] : pieces(shape(p), limits)) out.push_back({"tokens", b, e});
+    for (const auto& [b, e] : pieces(s_, limits)) out.push_back({"tokens", b, e});
     return out;
   }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
+  ComparePolicy compare_policy() const override {
     if (entry_ == Entry::mmvq)
       return {true, 0, 0,
               "the split reference calls upstream again over token pieces that keep the same kernel and the same "
@@ -147,36 +111,36 @@ class MatmulKernel final : public Kernel {
   }
 
   // The GGUF family's activations and weights; expert ids as a router makes them (routing_ids.hpp).
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    gguf::fill_activations(bufs.as<float>(0), s.activation_rows() * s.cols, seed, stream);
-    gguf::fill_weight_blocks(bufs.as<std::uint8_t>(1), s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes,
-                             s.quant, seed, stream);
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    const MoeCallShape& s = s_;
+    gguf::fill_activations(bufs.as<float>("x"), s.activation_rows() * s.cols, seed, stream);
+    gguf::fill_weight_blocks(bufs.as<std::uint8_t>("weights"),
+                             s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
     if (s.dense) return;
-    if (p.get("routing") == "uniform") {
-      gguf::fill_expert_ids(bufs.as<int>(2), s.pairs(), s.experts, seed, stream);
+    if (uniform_routing_) {
+      gguf::fill_expert_ids(bufs.as<int>("expert_ids"), s.pairs(), s.experts, seed, stream);
       return;
     }
     const std::vector<std::int32_t> ids = routing_ids(s.tokens, s.top_k, s.experts, seed);
-    bufs.write(2, 0, ids.data(), ids.size() * sizeof(std::int32_t));
+    bufs.write(bufs.index_of("expert_ids"), 0, ids.data(), ids.size() * sizeof(std::int32_t));
   }
 
-  void launch(const Params& p, const std::string&, const DeviceLimits&, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    device::watch_launches(launcher, [&] { call_upstream(entry_, call_of(s, bufs, 0, s.tokens), stream); });
+  // Upstream's host code launches (Kernel::launch_owner): the runner records its launches.
+  void launch(const DeviceLimits&, const BufferSet& bufs, device::Launcher&, CUstream stream) const override {
+    call_upstream(entry_, call_of(s_, bufs, 0, s_.tokens), stream);
   }
 
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
+  // Recorded too, so that a refused reference launch shows in the reference's records.
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const MoeCallShape& s = s_;
     for (const auto& [b, e] : pieces(s, limits))
       device::watch_launches(launcher, [&] { call_upstream(entry_, call_of(s, bufs, b, e), stream); });
   }
 
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const MoeCallShape s = shape(p);
+    const MoeCallShape& s = s_;
     gguf::GemvReferenceOptions options;
     options.check_q8_1_words = false;
     options.serial_dot = entry_ == Entry::mmq;
@@ -184,29 +148,11 @@ class MatmulKernel final : public Kernel {
     // mmq.cuh:60-100), where the reference's q8_1 block rounds it to fp16.
     options.fp32_activation_scale = entry_ == Entry::mmq && mmq_activation_scale_is_fp32(s.quant);
     std::vector<ReferenceSample> samples = gguf::gemv_call_cpu_reference(s, GgufView(s, bufs), seed, count, options);
-    for (ReferenceSample& r : samples) r.buffer = dst_index(s);
+    for (ReferenceSample& r : samples) r.buffer = bufs.index_of("dst");
     return samples;
   }
 
  private:
-  static MoeCallShape shape(const Params& p) {
-    MoeCallShape s;
-    const std::string& op = p.get("op");
-    if (op != "mul_mat" && op != "mul_mat_id") throw std::invalid_argument("axis 'op': '" + op + "'");
-    s.dense = op == "mul_mat";
-    s.tokens = p.get_u64("tokens");
-    s.top_k = s.dense ? 1 : p.get_u64("top_k");
-    s.experts = s.dense ? 1 : p.get_u64("experts");
-    s.rows = p.get_u64("rows");
-    s.cols = p.get_u64("cols");
-    const auto quant = gguf::parse_quant_type(p.get("quant"));
-    if (!quant) throw std::invalid_argument("axis 'quant': unknown type '" + p.get("quant") + "'");
-    s.quant = *quant;
-    type_constants(s.quant);  // throws for a type whose llama.cpp kernels are not built
-    s.proj = !s.dense && p.get("proj") == "down" ? gguf::Projection::down : gguf::Projection::gate_up;
-    return s;
-  }
-
   UpstreamCallPlan call_plan(const MoeCallShape& s, const DeviceLimits& limits) const {
     return entry_ == Entry::mmvq ? mmvq_plan(s, limits) : mmq_plan(s, limits);
   }
@@ -246,11 +192,84 @@ class MatmulKernel final : public Kernel {
     c.tokens = static_cast<std::int64_t>(e - b);
     c.top_k = static_cast<std::int64_t>(s.top_k);
     c.src1_rows_per_token = static_cast<std::int64_t>(act_rows_per_token);
-    c.weights = bufs.as<std::uint8_t>(1);
-    c.x = bufs.as<float>(0) + b * act_rows_per_token * s.cols;
-    if (!s.dense) c.ids = bufs.as<std::int32_t>(2) + b * s.top_k;
-    c.dst = bufs.as<float>(dst_index(s)) + b * s.top_k * s.rows;
+    c.weights = bufs.as<std::uint8_t>("weights");
+    c.x = bufs.as<float>("x") + b * act_rows_per_token * s.cols;
+    if (!s.dense) c.ids = bufs.as<std::int32_t>("expert_ids") + b * s.top_k;
+    c.dst = bufs.as<float>("dst") + b * s.top_k * s.rows;
     return c;
+  }
+
+  Entry entry_;
+  MoeCallShape s_;
+  bool uniform_routing_;
+};
+
+class MatmulKernel final : public Kernel {
+ public:
+  explicit MatmulKernel(Entry entry) : entry_(entry) {}
+
+  std::string name() const override { return entry_ == Entry::mmvq ? "llamacpp.mmvq" : "llamacpp.mmq"; }
+  std::string description() const override {
+    return entry_ == Entry::mmvq
+               ? "llama.cpp's ggml_cuda_mul_mat_vec_q (llama-cpp-python 0.3.36, unmodified host code and kernels): "
+                 "q8_1 quantize + mul_mat_vec_q / mul_mat_vec_q_moe, launches recorded with CUPTI"
+               : "llama.cpp's ggml_cuda_mul_mat_q (llama-cpp-python 0.3.36, unmodified host code and kernels): "
+                 "q8_1 quantize, expert-id gather, MMQ (stream-k on Hopper) + fixup, launches recorded with CUPTI";
+  }
+  std::vector<std::string> variants() const override { return {"upstream"}; }
+  LaunchOwner launch_owner() const override { return LaunchOwner::own_host_code; }
+  std::vector<AxisSpec> axes() const override {
+    std::vector<std::string> types;
+    for (gguf::QuantType t : llamacpp_quant_types()) types.emplace_back(gguf::to_string(t));
+    const bool vec = entry_ == Entry::mmvq;
+    return {
+        {"op", "mul_mat (one matrix) or mul_mat_id (MoE: expert ids pick top_k of `experts` matrices per token)",
+         "mul_mat_id", {"mul_mat", "mul_mat_id"}, 0, 0},
+        {"tokens", "tokens of the ubatch (mul_mat: activation vectors)", vec ? "4" : "512", {}, 1, 1ll << 24},
+        {"top_k", "experts per token (mul_mat_id; DeepSeek-V3: 8)", "8", {}, 1, 64},
+        {"experts", "experts in the weight bank (mul_mat_id; DeepSeek-V3: 256)", "256", {}, 1, 4096},
+        {"proj", "mul_mat_id: gate_up (one activation row per token) or down (one per token and slot)", "gate_up",
+         {"gate_up", "down"}, 0, 0},
+        {"rows", "output rows per matrix (DeepSeek-V3 expert gate/up: 2048)", "2048", {}, 1, 1 << 20},
+        {"cols", "reduction length, a multiple of the type's block (DeepSeek-V3 hidden: 7168)", "7168", {}, 32,
+         1 << 20, 32},
+        {"quant", "weight quant type", "q4_0", types, 0, 0},
+        {"routing", "mul_mat_id: topk (distinct experts per token, as a router gives) or uniform (ids drawn "
+                    "independently: a token may repeat an expert)", "topk", {"topk", "uniform"}, 0, 0},
+    };
+  }
+  std::optional<std::string> check(const Params& p) const override {
+    try {
+      const MoeCallShape s = shape(p);
+      if (std::string problem = gguf::moe_shape_problem(s); !problem.empty()) return problem;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    if (variant != "upstream") throw std::invalid_argument(name() + ": unknown variant '" + variant + "' (upstream)");
+    return std::make_unique<MatmulCase>(entry_, shape(p), p.get("routing") == "uniform");
+  }
+
+ private:
+  static MoeCallShape shape(const Params& p) {
+    MoeCallShape s;
+    const std::string& op = p.get("op");
+    if (op != "mul_mat" && op != "mul_mat_id") throw std::invalid_argument("axis 'op': '" + op + "'");
+    s.dense = op == "mul_mat";
+    s.tokens = p.get_u64("tokens");
+    s.top_k = s.dense ? 1 : p.get_u64("top_k");
+    s.experts = s.dense ? 1 : p.get_u64("experts");
+    s.rows = p.get_u64("rows");
+    s.cols = p.get_u64("cols");
+    const auto quant = gguf::parse_quant_type(p.get("quant"));
+    if (!quant) throw std::invalid_argument("axis 'quant': unknown type '" + p.get("quant") + "'");
+    s.quant = *quant;
+    type_constants(s.quant);  // throws for a type whose llama.cpp kernels are not built
+    s.proj = !s.dense && p.get("proj") == "down" ? gguf::Projection::down : gguf::Projection::gate_up;
+    return s;
   }
 
   Entry entry_;

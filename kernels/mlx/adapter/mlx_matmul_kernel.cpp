@@ -76,39 +76,49 @@ std::optional<std::string> MlxMatmulKernel::check(const Params& p) const {
   return std::nullopt;
 }
 
-LaunchPlan MlxMatmulKernel::plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const {
-  const MlxCall call = run_call(shape(p), require_variant(variant), limits);
-  LaunchPlan plan;
-  plan.host_error = call.host_error;
-  for (const MlxLaunch& l : call.launches) plan.launches.push_back(l.spec);
-  plan.indices = call.indices;
-  return plan;
-}
+namespace {
 
-std::vector<SplitPiece> MlxMatmulKernel::split(const Params& p, const DeviceLimits& limits) const {
-  return reference_pieces(shape(p), limits);
-}
+class MlxMatmulCase final : public affine::AffineMatmulCase {
+ public:
+  // MLX's qmv dequantizes into the activation type for every bit width (qmv.cu:29-40: w_dq =
+  // w_dq * T(scale) + bias in T) and accumulates 8-bit products in float.
+  MlxMatmulCase(const affine::MatmulShape& shape, Variant variant) : AffineMatmulCase(shape, true), variant_(variant) {}
 
-ComparePolicy MlxMatmulKernel::compare_policy(const Params&, const std::string&) const {
-  return {true, 0, 0,
-          "bit-exact: the reference runs MLX's same kernel (the whole call's path; pieces of >= 64 rows or the whole "
-          "call, so the same CTA tile) over pieces, and each output element is one warp's (qmv) or one CTA's (qmm) "
-          "fixed-order K reduction with no split-K, so grid size and piece boundaries cannot change it"};
-}
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    const MlxCall call = run_call(s_, variant_, limits);
+    LaunchPlan plan;
+    plan.host_error = call.host_error;
+    for (const MlxLaunch& l : call.launches) plan.launches.push_back(l.spec);
+    plan.indices = call.indices;
+    return plan;
+  }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override { return reference_pieces(s_, limits); }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0,
+            "bit-exact: the reference runs MLX's same kernel (the whole call's path; pieces of >= 64 rows or the "
+            "whole call, so the same CTA tile) over pieces, and each output element is one warp's (qmv) or one "
+            "CTA's (qmm) fixed-order K reduction with no split-K, so grid size and piece boundaries cannot change "
+            "it"};
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const DevicePointers ptrs = device_pointers(s_, bufs);
+    run_call(s_, variant_, limits, &ptrs, launching_sink(launcher, stream, variant_ == Variant::chunked));
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const DevicePointers ptrs = device_pointers(s_, bufs);
+    run_split_reference(s_, limits, &ptrs, launching_sink(launcher, stream, true));
+  }
 
-void MlxMatmulKernel::launch(const Params& p, const std::string& variant, const DeviceLimits& limits,
-                             const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const {
-  const affine::MatmulShape s = shape(p);
-  const Variant v = require_variant(variant);
-  const DevicePointers ptrs = device_pointers(s, bufs);
-  run_call(s, v, limits, &ptrs, launching_sink(launcher, stream, v == Variant::chunked));
-}
+ private:
+  Variant variant_;
+};
 
-void MlxMatmulKernel::launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                                             device::Launcher& launcher, CUstream stream) const {
-  const affine::MatmulShape s = shape(p);
-  const DevicePointers ptrs = device_pointers(s, bufs);
-  run_split_reference(s, limits, &ptrs, launching_sink(launcher, stream, true));
+}  // namespace
+
+std::unique_ptr<BoundCase> MlxMatmulKernel::bind(const Params& p, const std::string& variant) const {
+  return std::make_unique<MlxMatmulCase>(shape(p), require_variant(variant));
 }
 
 }  // namespace gridfuzz::mlx

@@ -43,6 +43,99 @@ const device::Function& gemv_function(bool dense, gguf::QuantType t) {
       .first->second;
 }
 
+class GemvCase final : public BoundCase {
+ public:
+  GemvCase(const MoeCallShape& shape, MoeVecVariant variant) : s_(shape), v_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    const MoeVecCall call = moe_vec_call(v_, s_, upstream_constants(), limits);
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
+    for (const MoeVecLaunch& l : call.gemv) plan.launches.push_back(l.spec);
+    plan.indices = call.indices;
+    plan.host_error = call.host_error;
+    return plan;
+  }
+
+  std::vector<BufferSpec> buffers() const override { return gguf::gemv_call_buffers(s_); }
+  std::uint64_t bytes_moved() const override { return gguf::gemv_call_bytes_moved(s_); }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (const gguf::TokenRange& r : moe_vec_reference_pieces(s_, limits))
+      pieces.push_back({s_.dense ? "nvecs" : "tokens", r.begin, r.end});
+    return pieces;
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "the split reference runs the same upstream kernels with the same per-element order: bit-exact"};
+  }
+
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    gguf::fill_gemv_call_inputs(s_, seed, bufs, stream);
+  }
+
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    issue(moe_vec_call(v_, s_, upstream_constants(), limits), s_, bufs, 0, 0, launcher, stream,
+          v_ == MoeVecVariant::chunked);
+  }
+
+  // The chunked call over token pieces small enough for one launch each, from pointers advanced
+  // to the piece: each piece is a small, legal upstream call.
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const MoeCallShape& s = s_;
+    const std::uint64_t act_rows_per_token = s.proj == gguf::Projection::down ? s.top_k : 1;
+    for (const gguf::TokenRange& r : moe_vec_reference_pieces(s, limits)) {
+      MoeCallShape piece = s;
+      piece.tokens = r.end - r.begin;
+      issue(moe_vec_call(MoeVecVariant::chunked, piece, upstream_constants(), limits), s, bufs,
+            r.begin * act_rows_per_token, r.begin * s.top_k, launcher, stream, true);
+    }
+  }
+
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Upstream's q4_1/q5_1 dot rounds its scale products to fp16 (vecdotq.cuh:86, :153): the
+    // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3").
+    return gguf::gemv_call_cpu_reference(s_, bufs, seed, count, {.fp16_scale_products = true});
+  }
+
+ private:
+
+  // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
+  // pair `pair0` (the split reference's pieces; 0 for the production call).
+  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
+                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
+    float* x = bufs.as<float>(GemvBuffers::x) + act0 * s.cols;
+    int* q8 = bufs.as<int>(GemvBuffers::q8_1(s)) + act0 * s.token_stride();
+    issue_quantize(call.quantize, x, q8, launcher, stream, checked);
+    const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
+    float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
+    if (s.dense) {
+      for (const MoeVecLaunch& l : call.gemv) {
+        const void* vy = q8 + l.q8_offset;
+        float* d = dst + l.dst_offset;
+        int ncols = l.ncols, nrows = l.nrows, nvecs = l.nvecs;
+        void* args[] = {&vx, &vy, &d, &ncols, &nrows, &nvecs};
+        launch_upstream(launcher, gemv_function(true, s.quant), l.spec, args, stream, checked);
+      }
+      return;
+    }
+    const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
+    for (const MoeVecLaunch& l : call.gemv) {
+      const void* vy = q8 + l.q8_offset;
+      float* d = dst + l.dst_offset;
+      const int* topk_ids = ids + l.ids_offset;
+      int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
+      void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
+      launch_upstream(launcher, gemv_function(false, s.quant), l.spec, args, stream, checked);
+    }
+  }
+
+  MoeCallShape s_;
+  MoeVecVariant v_;
+};
+
 class GemvKernel final : public Kernel {
  public:
   explicit GemvKernel(bool dense) : dense_(dense) {}
@@ -79,93 +172,12 @@ class GemvKernel final : public Kernel {
     return gemv_shape_check([&] { return shape(p); });
   }
 
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const MoeVecCall call = moe_vec_call(parse_moe_vec_variant(variant), shape(p), upstream_constants(), limits);
-    LaunchPlan plan;
-    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
-    for (const MoeVecLaunch& l : call.gemv) plan.launches.push_back(l.spec);
-    plan.indices = call.indices;
-    plan.host_error = call.host_error;
-    return plan;
-  }
-
-  std::vector<BufferSpec> buffers(const Params& p) const override { return gguf::gemv_call_buffers(shape(p)); }
-  std::uint64_t bytes_moved(const Params& p) const override { return gguf::gemv_call_bytes_moved(shape(p)); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    for (const gguf::TokenRange& r : moe_vec_reference_pieces(shape(p), limits))
-      pieces.push_back({dense_ ? "nvecs" : "tokens", r.begin, r.end});
-    return pieces;
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "the split reference runs the same upstream kernels with the same per-element order: bit-exact"};
-  }
-
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    gguf::fill_gemv_call_inputs(shape(p), seed, bufs, stream);
-  }
-
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const MoeVecVariant v = parse_moe_vec_variant(variant);
-    const MoeCallShape s = shape(p);
-    issue(moe_vec_call(v, s, upstream_constants(), limits), s, bufs, 0, 0, launcher, stream,
-          v == MoeVecVariant::chunked);
-  }
-
-  // The chunked call over token pieces small enough for one launch each, from pointers advanced
-  // to the piece: each piece is a small, legal upstream call.
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    const std::uint64_t act_rows_per_token = s.proj == gguf::Projection::down ? s.top_k : 1;
-    for (const gguf::TokenRange& r : moe_vec_reference_pieces(s, limits)) {
-      MoeCallShape piece = s;
-      piece.tokens = r.end - r.begin;
-      issue(moe_vec_call(MoeVecVariant::chunked, piece, upstream_constants(), limits), s, bufs,
-            r.begin * act_rows_per_token, r.begin * s.top_k, launcher, stream, true);
-    }
-  }
-
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    // Upstream's q4_1/q5_1 dot rounds its scale products to fp16 (vecdotq.cuh:86, :153): the
-    // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3").
-    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count, {.fp16_scale_products = true});
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<GemvCase>(shape(p), parse_moe_vec_variant(variant));
   }
 
  private:
   MoeCallShape shape(const Params& p) const { return dense_ ? gguf::mmvq_shape_from(p) : gguf::moe_shape_from(p); }
-
-  // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
-  // pair `pair0` (the split reference's pieces; 0 for the production call).
-  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
-                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
-    float* x = bufs.as<float>(GemvBuffers::x) + act0 * s.cols;
-    int* q8 = bufs.as<int>(GemvBuffers::q8_1(s)) + act0 * s.token_stride();
-    issue_quantize(call.quantize, x, q8, launcher, stream, checked);
-    const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
-    float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
-    if (s.dense) {
-      for (const MoeVecLaunch& l : call.gemv) {
-        const void* vy = q8 + l.q8_offset;
-        float* d = dst + l.dst_offset;
-        int ncols = l.ncols, nrows = l.nrows, nvecs = l.nvecs;
-        void* args[] = {&vx, &vy, &d, &ncols, &nrows, &nvecs};
-        launch_upstream(launcher, gemv_function(true, s.quant), l.spec, args, stream, checked);
-      }
-      return;
-    }
-    const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
-    for (const MoeVecLaunch& l : call.gemv) {
-      const void* vy = q8 + l.q8_offset;
-      float* d = dst + l.dst_offset;
-      const int* topk_ids = ids + l.ids_offset;
-      int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
-      void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
-      launch_upstream(launcher, gemv_function(false, s.quant), l.spec, args, stream, checked);
-    }
-  }
 
   bool dense_;
 };

@@ -29,10 +29,8 @@
 namespace gridfuzz::vllm {
 namespace {
 
-using gguf::GemvBuffers;
 using gguf::MoeCallShape;
 
-constexpr std::size_t kSorted = 5, kBlockExperts = 6, kPostPadded = 7;
 constexpr std::uint64_t kReferenceBlocksPerLaunch = 4096;
 
 const device::Function& mmq_function(gguf::QuantType t, bool need_check) {
@@ -45,6 +43,136 @@ const device::Function& mmq_function(gguf::QuantType t, bool need_check) {
   return cache.emplace(key, device::Function::from_symbol(moe_mmq_kernel(t, ScalarKind::f32, need_check), name))
       .first->second;
 }
+
+class MoeMmqCase final : public BoundCase {
+ public:
+  MoeMmqCase(const MoeCallShape& shape, MoeVecVariant variant) : s_(shape), v_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    const MoeMmqCall call = moe_mmq_call(v_, s_, upstream_constants(), limits.max_grid_y);
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
+    for (const MoeMmqLaunch& l : call.mmq) plan.launches.push_back(l.spec);
+    plan.indices = call.indices;
+    plan.host_error = call.host_error;
+    return plan;
+  }
+
+  std::vector<BufferSpec> buffers() const override {
+    const MoeCallShape& s = s_;
+    const AlignedRoutingSizes sizes = routing_sizes(s);
+    std::vector<BufferSpec> b = gguf::gemv_call_buffers(s);
+    b.push_back({"sorted_token_ids", BufferRole::input, ElementType::i32, sizes.max_padded});
+    b.push_back({"block_experts", BufferRole::input, ElementType::i32, sizes.blocks});
+    b.push_back({"num_tokens_post_padded", BufferRole::input, ElementType::i32, 1});
+    return b;
+  }
+  std::uint64_t bytes_moved() const override {
+    const MoeCallShape& s = s_;
+    return gguf::gemv_call_bytes_moved(s) + routing_sizes(s).max_padded * 4;
+  }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    for (const MoeMmqLaunch& l : reference_call(s_, limits).mmq)
+      pieces.push_back({"mmq blocks", l.expert_ids_offset, l.expert_ids_offset + l.spec.grid.y});
+    return pieces;
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0,
+            "the split reference runs the same moe kernel in smaller grid.y chunks: every output element is summed "
+            "by the same thread code in the same order: bit-exact"};
+  }
+
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    const MoeCallShape& s = s_;
+    gguf::fill_activations(bufs.as<float>("x"), s.activation_rows() * s.cols, seed, stream);
+    gguf::fill_weight_blocks(bufs.as<std::uint8_t>("weights"),
+                             s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
+    // The routing is made here, on the host, and written synchronously: no GPU fill touches these
+    // buffers, so the writes need no ordering with the stream.
+    std::mt19937_64 rng(seed ^ 0x3C6EF372FE94F82Bull);
+    std::vector<int> ids(s.pairs());
+    for (auto& id : ids) id = static_cast<int>(rng() % s.experts);
+    ids.front() = static_cast<int>(s.experts - 1);  // the highest expert, and on the last pair too
+    ids.back() = static_cast<int>(s.experts - 1);
+    bufs.write(bufs.index_of("ids"), 0, ids.data(), ids.size() * 4);
+    write_aligned_routing(s, ids, bufs);
+  }
+
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    issue(moe_mmq_call(v_, s_, upstream_constants(), limits.max_grid_y), s_, bufs, launcher, stream,
+          v_ == MoeVecVariant::chunked);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    issue(reference_call(s_, limits), s_, bufs, launcher, stream, true);
+  }
+
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Upstream's MMQ dot rounds q4_1/q5_1 scale products to fp16 (vecdotq.cuh:86, :153), and one
+    // thread sums a whole row of blocks.
+    return gguf::gemv_call_cpu_reference(s_, bufs, seed, count,
+                                         {.fp16_scale_products = true, .serial_dot = true});
+  }
+
+ private:
+  static AlignedRoutingSizes routing_sizes(const MoeCallShape& s) {
+    return aligned_routing_sizes(s.pairs(), s.experts, static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x));
+  }
+  static MoeMmqCall reference_call(const MoeCallShape& s, const DeviceLimits& limits) {
+    return moe_mmq_call(MoeVecVariant::chunked, s, upstream_constants(),
+                        std::min<std::uint64_t>(limits.max_grid_y, kReferenceBlocksPerLaunch));
+  }
+
+  // moe_align_block_size's output for `ids`: per expert, its pairs in pair order padded to the
+  // block with the sentinel `pairs`; one expert per block; the padded total.
+  static void write_aligned_routing(const MoeCallShape& s, const std::vector<int>& ids, const BufferSet& bufs) {
+    const std::uint64_t block = static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x);
+    const AlignedRoutingSizes sizes = routing_sizes(s);
+    std::vector<std::vector<int>> per_expert(s.experts);
+    for (std::size_t pair = 0; pair < ids.size(); ++pair) per_expert[static_cast<std::size_t>(ids[pair])].push_back(static_cast<int>(pair));
+    std::vector<int> sorted(sizes.max_padded, static_cast<int>(s.pairs()));
+    std::vector<int> block_experts(sizes.blocks, -1);
+    std::uint64_t at = 0;
+    for (std::uint64_t e = 0; e < s.experts; ++e) {
+      const auto& pairs = per_expert[e];
+      if (pairs.empty()) continue;
+      for (std::size_t k = 0; k < pairs.size(); ++k) sorted[at + k] = pairs[k];
+      const std::uint64_t padded = (pairs.size() + block - 1) / block * block;
+      for (std::uint64_t b = at / block; b < (at + padded) / block; ++b) block_experts[b] = static_cast<int>(e);
+      at += padded;
+    }
+    if (at > sizes.max_padded) throw std::logic_error("vllm.moe_mmq: aligned routing overflows its buffer");
+    const int post_padded = static_cast<int>(at);
+    bufs.write(bufs.index_of("sorted_token_ids"), 0, sorted.data(), sorted.size() * 4);
+    bufs.write(bufs.index_of("block_experts"), 0, block_experts.data(), block_experts.size() * 4);
+    bufs.write(bufs.index_of("num_tokens_post_padded"), 0, &post_padded, 4);
+  }
+
+  static void issue(const MoeMmqCall& call, const MoeCallShape& s, const BufferSet& bufs, device::Launcher& launcher,
+                    CUstream stream, bool checked) {
+    int* q8 = bufs.as<int>("q8_1");
+    issue_quantize(call.quantize, bufs.as<float>("x"), q8, launcher, stream, checked);
+    const void* vx = bufs.as<std::uint8_t>("weights");
+    const void* vy = q8;
+    float* dst = bufs.as<float>("dst");
+    const int* ntpp = bufs.as<int>("num_tokens_post_padded");
+    for (const MoeMmqLaunch& l : call.mmq) {
+      const int* sorted = bufs.as<int>("sorted_token_ids") + l.sorted_offset;
+      const int* experts = bufs.as<int>("block_experts") + l.expert_ids_offset;
+      int exp_stride = l.exp_stride, ncols_x = l.ncols_x, nrows_x = l.nrows_x, ncols_y = l.ncols_y, nrows_y = l.nrows_y,
+          nrows_dst = l.nrows_dst, top_k = l.top_k;
+      void* args[] = {&vx,      &vy,      &dst,     &sorted,  &experts,   &ntpp,  &exp_stride,
+                      &ncols_x, &nrows_x, &ncols_y, &nrows_y, &nrows_dst, &top_k};
+      launch_upstream(launcher, mmq_function(s.quant, l.need_check), l.spec, args, stream, checked);
+    }
+  }
+
+  MoeCallShape s_;
+  MoeVecVariant v_;
+};
 
 class MoeMmqKernel final : public Kernel {
  public:
@@ -74,131 +202,12 @@ class MoeMmqKernel final : public Kernel {
     return gemv_shape_check([&] { return shape(p); });
   }
 
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const MoeMmqCall call = moe_mmq_call(parse_moe_vec_variant(variant), shape(p), upstream_constants(), limits.max_grid_y);
-    LaunchPlan plan;
-    for (const QuantizeLaunch& l : call.quantize) plan.launches.push_back(l.spec);
-    for (const MoeMmqLaunch& l : call.mmq) plan.launches.push_back(l.spec);
-    plan.indices = call.indices;
-    plan.host_error = call.host_error;
-    return plan;
-  }
-
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const MoeCallShape s = shape(p);
-    const AlignedRoutingSizes sizes = routing_sizes(s);
-    std::vector<BufferSpec> b = gguf::gemv_call_buffers(s);
-    b.push_back({"sorted_token_ids", BufferRole::input, ElementType::i32, sizes.max_padded});
-    b.push_back({"block_experts", BufferRole::input, ElementType::i32, sizes.blocks});
-    b.push_back({"num_tokens_post_padded", BufferRole::input, ElementType::i32, 1});
-    return b;
-  }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    const MoeCallShape s = shape(p);
-    return gguf::gemv_call_bytes_moved(s) + routing_sizes(s).max_padded * 4;
-  }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    for (const MoeMmqLaunch& l : reference_call(shape(p), limits).mmq)
-      pieces.push_back({"mmq blocks", l.expert_ids_offset, l.expert_ids_offset + l.spec.grid.y});
-    return pieces;
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0,
-            "the split reference runs the same moe kernel in smaller grid.y chunks: every output element is summed "
-            "by the same thread code in the same order: bit-exact"};
-  }
-
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    gguf::fill_activations(bufs.as<float>(GemvBuffers::x), s.activation_rows() * s.cols, seed, stream);
-    gguf::fill_weight_blocks(bufs.as<std::uint8_t>(GemvBuffers::weights),
-                             s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
-    // The routing is made here, on the host, and written synchronously: no GPU fill touches these
-    // buffers, so the writes need no ordering with the stream.
-    std::mt19937_64 rng(seed ^ 0x3C6EF372FE94F82Bull);
-    std::vector<int> ids(s.pairs());
-    for (auto& id : ids) id = static_cast<int>(rng() % s.experts);
-    ids.front() = static_cast<int>(s.experts - 1);  // the highest expert, and on the last pair too
-    ids.back() = static_cast<int>(s.experts - 1);
-    bufs.write(GemvBuffers::ids, 0, ids.data(), ids.size() * 4);
-    write_aligned_routing(s, ids, bufs);
-  }
-
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const MoeVecVariant v = parse_moe_vec_variant(variant);
-    const MoeCallShape s = shape(p);
-    issue(moe_mmq_call(v, s, upstream_constants(), limits.max_grid_y), s, bufs, launcher, stream,
-          v == MoeVecVariant::chunked);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const MoeCallShape s = shape(p);
-    issue(reference_call(s, limits), s, bufs, launcher, stream, true);
-  }
-
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    // Upstream's MMQ dot rounds q4_1/q5_1 scale products to fp16 (vecdotq.cuh:86, :153), and one
-    // thread sums a whole row of blocks.
-    return gguf::gemv_call_cpu_reference(shape(p), bufs, seed, count,
-                                         {.fp16_scale_products = true, .serial_dot = true});
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<MoeMmqCase>(shape(p), parse_moe_vec_variant(variant));
   }
 
  private:
   static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(p); }
-  static AlignedRoutingSizes routing_sizes(const MoeCallShape& s) {
-    return aligned_routing_sizes(s.pairs(), s.experts, static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x));
-  }
-  static MoeMmqCall reference_call(const MoeCallShape& s, const DeviceLimits& limits) {
-    return moe_mmq_call(MoeVecVariant::chunked, s, upstream_constants(),
-                        std::min<std::uint64_t>(limits.max_grid_y, kReferenceBlocksPerLaunch));
-  }
-
-  // moe_align_block_size's output for `ids`: per expert, its pairs in pair order padded to the
-  // block with the sentinel `pairs`; one expert per block; the padded total.
-  static void write_aligned_routing(const MoeCallShape& s, const std::vector<int>& ids, const BufferSet& bufs) {
-    const std::uint64_t block = static_cast<std::uint64_t>(moe_mmq_tile(s.quant).mmq_x);
-    const AlignedRoutingSizes sizes = routing_sizes(s);
-    std::vector<std::vector<int>> per_expert(s.experts);
-    for (std::size_t pair = 0; pair < ids.size(); ++pair) per_expert[static_cast<std::size_t>(ids[pair])].push_back(static_cast<int>(pair));
-    std::vector<int> sorted(sizes.max_padded, static_cast<int>(s.pairs()));
-    std::vector<int> block_experts(sizes.blocks, -1);
-    std::uint64_t at = 0;
-    for (std::uint64_t e = 0; e < s.experts; ++e) {
-      const auto& pairs = per_expert[e];
-      if (pairs.empty()) continue;
-      for (std::size_t k = 0; k < pairs.size(); ++k) sorted[at + k] = pairs[k];
-      const std::uint64_t padded = (pairs.size() + block - 1) / block * block;
-      for (std::uint64_t b = at / block; b < (at + padded) / block; ++b) block_experts[b] = static_cast<int>(e);
-      at += padded;
-    }
-    if (at > sizes.max_padded) throw std::logic_error("vllm.moe_mmq: aligned routing overflows its buffer");
-    const int post_padded = static_cast<int>(at);
-    bufs.write(kSorted, 0, sorted.data(), sorted.size() * 4);
-    bufs.write(kBlockExperts, 0, block_experts.data(), block_experts.size() * 4);
-    bufs.write(kPostPadded, 0, &post_padded, 4);
-  }
-
-  static void issue(const MoeMmqCall& call, const MoeCallShape& s, const BufferSet& bufs, device::Launcher& launcher,
-                    CUstream stream, bool checked) {
-    int* q8 = bufs.as<int>(GemvBuffers::q8_1(s));
-    issue_quantize(call.quantize, bufs.as<float>(GemvBuffers::x), q8, launcher, stream, checked);
-    const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
-    const void* vy = q8;
-    float* dst = bufs.as<float>(GemvBuffers::dst(s));
-    const int* ntpp = bufs.as<int>(kPostPadded);
-    for (const MoeMmqLaunch& l : call.mmq) {
-      const int* sorted = bufs.as<int>(kSorted) + l.sorted_offset;
-      const int* experts = bufs.as<int>(kBlockExperts) + l.expert_ids_offset;
-      int exp_stride = l.exp_stride, ncols_x = l.ncols_x, nrows_x = l.nrows_x, ncols_y = l.ncols_y, nrows_y = l.nrows_y,
-          nrows_dst = l.nrows_dst, top_k = l.top_k;
-      void* args[] = {&vx,      &vy,      &dst,     &sorted,  &experts,   &ntpp,  &exp_stride,
-                      &ncols_x, &nrows_x, &ncols_y, &nrows_y, &nrows_dst, &top_k};
-      launch_upstream(launcher, mmq_function(s.quant, l.need_check), l.spec, args, stream, checked);
-    }
-  }
 };
 
 }  // namespace

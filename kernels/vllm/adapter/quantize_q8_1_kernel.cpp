@@ -21,7 +21,78 @@
 namespace gridfuzz::vllm {
 namespace {
 
-constexpr std::size_t kX = 0, kQ8 = 1;
+class QuantizeQ8_1Case final : public BoundCase {
+ public:
+  QuantizeQ8_1Case(std::uint64_t rows, std::uint64_t cols, MoeVecVariant variant) : rows_(rows), cols_(cols), v_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    for (const QuantizeLaunch& l : quantize_launches(v_, rows_, cols_, upstream_constants(),
+                                                     plan.host_error))
+      plan.launches.push_back(l.spec);
+    plan.indices = quantize_index_ranges(v_, rows_, cols_);
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::f32, rows_ * cols_},
+            {"q8_1", BufferRole::output, ElementType::i32, rows_ * gguf::q8_1_row_stride_int32(cols_)}};
+  }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    std::vector<SplitPiece> pieces;
+    const std::uint64_t rows = rows_, per = std::max<std::uint64_t>(limits.max_grid_y, 1);
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += per) pieces.push_back({"rows", r0, std::min(rows, r0 + per)});
+    return pieces;
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "the same upstream kernel over row pieces: one warp per q8_1 block, bit-exact"};
+  }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    gguf::fill_activations(bufs.as<float>("x"), rows_ * cols_, seed, stream);
+  }
+  void launch(const DeviceLimits&, const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const override {
+    issue(v_, rows_, cols_, bufs.as<float>("x"), bufs.as<int>("q8_1"), launcher, stream, v_ == MoeVecVariant::chunked);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    for (const SplitPiece& piece : split(limits))
+      issue(MoeVecVariant::chunked, piece.end - piece.begin, cols_, bufs.as<float>("x") + piece.begin * cols_,
+            bufs.as<int>("q8_1") + piece.begin * gguf::q8_1_row_stride_int32(cols_), launcher, stream, true);
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t rows = rows_, cols = cols_;
+    const std::size_t x_buffer = bufs.index_of("x"), q8_buffer = bufs.index_of("q8_1");
+    const std::uint64_t stride = gguf::q8_1_row_stride_int32(cols);
+    std::mt19937_64 rng(seed ^ 0xA54FF53A5F1D36F1ull);
+    std::vector<ReferenceSample> out;
+    std::vector<float> x(cols);
+    std::vector<gguf::block_q8_1> q(gguf::q8_1_blocks_per_row(cols));
+    for (std::size_t k = 0; k < count; k += 16) {
+      // Every other row among the last 16, where a tile offset bug shows first.
+      const std::uint64_t row = (k / 16) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
+      bufs.read(x_buffer, row * cols * 4, x.data(), cols * 4);
+      gguf::quantize_row_q8_1(x.data(), cols, q.data());
+      for (std::size_t j = 0; j < 16 && k + j < count; ++j) {
+        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
+        std::int32_t w = 0;
+        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
+        out.push_back({q8_buffer, row * stride + word, static_cast<double>(w), 0, 0});
+      }
+    }
+    return out;
+  }
+
+ private:
+  static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, float* x, int* q8,
+                    device::Launcher& launcher, CUstream stream, bool checked) {
+    std::optional<std::string> host_error;  // the plan reports it; the runner then launches nothing
+    issue_quantize(quantize_launches(v, rows, cols, upstream_constants(), host_error), x, q8, launcher, stream,
+                   checked);
+  }
+
+  std::uint64_t rows_, cols_;
+  MoeVecVariant v_;
+};
 
 class QuantizeQ8_1Kernel final : public Kernel {
  public:
@@ -43,78 +114,8 @@ class QuantizeQ8_1Kernel final : public Kernel {
     }
     return std::nullopt;
   }
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const MoeVecVariant v = parse_moe_vec_variant(variant);
-    LaunchPlan plan;
-    for (const QuantizeLaunch& l : quantize_launches(v, p.get_u64("rows"), p.get_u64("cols"), upstream_constants(),
-                                                     plan.host_error))
-      plan.launches.push_back(l.spec);
-    plan.indices = quantize_index_ranges(v, p.get_u64("rows"), p.get_u64("cols"));
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    return {{"x", BufferRole::input, ElementType::f32, rows * cols},
-            {"q8_1", BufferRole::output, ElementType::i32, rows * gguf::q8_1_row_stride_int32(cols)}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    return rows * cols * 4 + rows * gguf::q8_1_row_stride_int32(cols) * 4;
-  }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    std::vector<SplitPiece> pieces;
-    const std::uint64_t rows = p.get_u64("rows"), per = std::max<std::uint64_t>(limits.max_grid_y, 1);
-    for (std::uint64_t r0 = 0; r0 < rows; r0 += per) pieces.push_back({"rows", r0, std::min(rows, r0 + per)});
-    return pieces;
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "the same upstream kernel over row pieces: one warp per q8_1 block, bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    gguf::fill_activations(bufs.as<float>(kX), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits&, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const MoeVecVariant v = parse_moe_vec_variant(variant);
-    issue(v, p.get_u64("rows"), p.get_u64("cols"), bufs.as<float>(kX), bufs.as<int>(kQ8), launcher, stream,
-          v == MoeVecVariant::chunked);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const std::uint64_t cols = p.get_u64("cols");
-    for (const SplitPiece& piece : split(p, limits))
-      issue(MoeVecVariant::chunked, piece.end - piece.begin, cols, bufs.as<float>(kX) + piece.begin * cols,
-            bufs.as<int>(kQ8) + piece.begin * gguf::q8_1_row_stride_int32(cols), launcher, stream, true);
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    const std::uint64_t stride = gguf::q8_1_row_stride_int32(cols);
-    std::mt19937_64 rng(seed ^ 0xA54FF53A5F1D36F1ull);
-    std::vector<ReferenceSample> out;
-    std::vector<float> x(cols);
-    std::vector<gguf::block_q8_1> q(gguf::q8_1_blocks_per_row(cols));
-    for (std::size_t k = 0; k < count; k += 16) {
-      // Every other row among the last 16, where a tile offset bug shows first.
-      const std::uint64_t row = (k / 16) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
-      bufs.read(kX, row * cols * 4, x.data(), cols * 4);
-      gguf::quantize_row_q8_1(x.data(), cols, q.data());
-      for (std::size_t j = 0; j < 16 && k + j < count; ++j) {
-        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
-        std::int32_t w = 0;
-        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
-        out.push_back({kQ8, row * stride + word, static_cast<double>(w), 0, 0});
-      }
-    }
-    return out;
-  }
-
- private:
-  static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, float* x, int* q8,
-                    device::Launcher& launcher, CUstream stream, bool checked) {
-    std::optional<std::string> host_error;  // the plan reports it; the runner then launches nothing
-    issue_quantize(quantize_launches(v, rows, cols, upstream_constants(), host_error), x, q8, launcher, stream,
-                   checked);
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<QuantizeQ8_1Case>(p.get_u64("rows"), p.get_u64("cols"), parse_moe_vec_variant(variant));
   }
 };
 
