@@ -265,7 +265,7 @@ TEST(FastDivisionQ8_1, OnlyElementsNearATiePointAndScalesNearAHalfBoundaryAreAmb
   block_q8_0 w{};
   w.d = 0x3C00;  // 1: w_j = j - 16
   for (int j = 0; j < 32; ++j) w.qs[j] = static_cast<std::int8_t>(j - 16);
-  std::vector<block_q8_1> act(1);
+  std::vector<block_q8_1> act(q8_1_blocks_per_row(32));  // padded to 512 columns
   quantize_row_q8_1(x.data(), 32, act.data());
   EXPECT_EQ(fast_division_q8_1_error_bound(QuantType::q8_0, &w, x.data(), act.data(), 32), 15.0);  // |w_1| * 1
   x[1] = 2.0f;
@@ -297,7 +297,7 @@ TEST(FastDivisionQ8_1, BoundCoversAQuantizerDividingWithinTwoUlp) {
       }
       std::vector<std::uint8_t> w(quant_row_bytes(t, cols));
       quantize_row(t, wf.data(), w.data(), cols);
-      std::vector<block_q8_1> cpu(cols / 32), gpu(cols / 32);
+      std::vector<block_q8_1> cpu(q8_1_blocks_per_row(cols)), gpu;
       quantize_row_q8_1(x.data(), cols, cpu.data());
       gpu = cpu;
       for (std::size_t b = 0; b < cols / 32; ++b) {

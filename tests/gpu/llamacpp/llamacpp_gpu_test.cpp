@@ -83,7 +83,7 @@ TEST_F(LlamacppGpu, UpstreamQuantizerDiffersFromTheCpusOnlyWhereFastDivisionMay)
   const std::uint64_t row_bytes = gguf::quant_row_bytes(gguf::QuantType::q6_K, cols);
   const device::DeviceBuffer x(n * 4), q(blocks * sizeof(gguf::block_q8_1)), w(rows * row_bytes);
   std::vector<float> hx(n);
-  std::vector<gguf::block_q8_1> hq(blocks), cpu(cols / 32);
+  std::vector<gguf::block_q8_1> hq(blocks), cpu(gguf::q8_1_blocks_per_row(cols));  // 7168: no padding
   std::vector<std::uint8_t> hw(rows * row_bytes);
   std::uint64_t q_diff = 0, q_unexplained = 0, d_diff = 0, d_unexplained = 0, s_diff = 0, ambiguous = 0;
   std::uint64_t rows_past_fp32 = 0, rows_past_bound = 0;
