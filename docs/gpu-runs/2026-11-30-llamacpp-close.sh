@@ -27,3 +27,6 @@ step sweep 175 $D/gridfuzz sweep 'llamacpp.*' --model none --cases 20 --seed 7 -
 cat $OUT/summary.txt
 grep -E "^UPSTREAM-Q8_1|^\[  (PASSED|FAILED)|FAILED  \]" $OUT/gpu_tests.log | cut -c1-400
 for f in $OUT/replay_*.log $OUT/sweep.log; do echo "== $f"; grep -vE "^progress" $f | tail -6 | cut -c1-300; done
+# Added after the run (the device tool returns at most 8 files; the sweep's CSV and log did not come
+# back): everything but the summary in one archive.
+(cd $OUT && tar czf outputs.tgz --exclude=summary.txt --exclude=outputs.tgz * && find . -type f ! -name summary.txt ! -name outputs.tgz -delete)

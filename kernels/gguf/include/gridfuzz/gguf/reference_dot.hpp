@@ -77,7 +77,8 @@ double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks
                                       std::size_t cols);
 
 // An activation quantizer built with nvcc -use_fast_math (llama.cpp: ggml-cuda/CMakeLists.txt:199)
-// divides with div.approx.ftz.f32 (PTX: a * (1/b), at most 2 ulp off) both in d = amax/127 and in
+// divides with div.approx.ftz.f32 (__fdividef: at most 2 ulp off for divisors in [2^-126, 2^126],
+// CUDA Math API; nvcc 13.0's PTX for that code shows it) both in d = amax/127 and in
 // q = roundf(x/d) (quantize.cu:91-92), where quantize_row_q8_1 divides exactly. The GPU's d is
 // then within 2^-22 + 2^-24 < 2^-21 (relative) of the CPU's and its x/d within
 // (1 +- 2^-21)(1 +- 2^-22) < 1 +- 2^-20 of x/d_cpu. Hence, per 32-block b:
