@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -286,7 +287,7 @@ double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks
     for (std::size_t c = b * 32; c < b * 32 + 32; ++c) {
       const double f = std::fabs(r.w[c]) + o[c];
       const bool ambiguous = fast_division_q8_1_quant_ambiguous(x[c], d);
-      const double q = h != 0 ? std::fabs(r.x[c] / h) : 0.0;  // |q_c|, exact: x_c = q_c * h
+      const double q = std::abs(static_cast<int>(act_row[b].qs[c - b * 32]));  // |q_c| of the CPU's q8_1
       scale_part += f * (q + (ambiguous ? 1 : 0));
       if (ambiguous) step_part += f;
     }
