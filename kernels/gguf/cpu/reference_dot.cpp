@@ -25,13 +25,15 @@
 //     q4_K/q5_K get this term too although our reading is that the mmvq dots use integer sums for
 //     them: a kernel that folds their mins through s then still passes.
 //
-// Not covered: a kernel writing bf16/fp16 output (add that rounding), fast-math division in the
-// activation quantizer (changes q itself; compare quant_X bit for bit first).
+// Not covered: a kernel writing bf16/fp16 output (add that rounding). Fast-math division in the
+// activation quantizer (it changes q itself) has a bound of its own: fast_division_q8_1_error_bound.
 #include "gridfuzz/gguf/reference_dot.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -244,6 +246,52 @@ double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks
     for (std::size_t c = b * 32; c < b * 32 + 32; ++c) scaled += (r.w[c] - m) * r.x[c];
     const double sumi = d * d8 != 0 ? std::fabs(scaled / (d * d8)) : 32.0 * 31 * 127;
     bound += rounding(d * d8) * sumi + rounding(m * s8);
+  }
+  return bound;
+}
+
+namespace {
+// fast_division_q8_1_error_bound's relative distances: the GPU's d from the CPU's, x/d from x/d_cpu.
+constexpr double kFastDivScaleRel = 0x1p-21, kFastDivQuotientRel = 0x1p-20;
+double half_of(double v) { return half(float_to_half_bits(static_cast<float>(v))); }
+}  // namespace
+
+bool fast_division_q8_1_quant_ambiguous(float x, float d) {
+  if (d < std::numeric_limits<float>::min()) return true;  // ftz flushes d: x/d is not x/d
+  if (x != 0.0f && std::fabs(x) < std::numeric_limits<float>::min()) return true;  // ftz flushes x to 0
+  const double v = static_cast<double>(x) / static_cast<double>(d);
+  const double e = std::fabs(v) * kFastDivQuotientRel;
+  return std::round(v - e) != std::round(v + e);  // a tie point of roundf lies within reach
+}
+
+bool fast_division_q8_1_scale_ambiguous(float d) {
+  return half_of(d * (1 - kFastDivScaleRel)) != half_of(d * (1 + kFastDivScaleRel));
+}
+
+double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks, const float* x,
+                                      const block_q8_1* act_row, std::size_t cols) {
+  check_weight_row(t, cols, "fast_division_q8_1_error_bound");
+  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
+  const std::vector<double> o = element_offsets(t, weight_row_blocks, cols);
+  double bound = 0;
+  for (std::size_t b = 0; b < cols / 32; ++b) {
+    float amax = 0.0f;
+    for (std::size_t c = b * 32; c < b * 32 + 32; ++c) amax = std::fmax(amax, std::fabs(x[c]));
+    if (amax == 0.0f) continue;  // q = 0 and d = 0 on both sides
+    const float d = amax / 127.0f;
+    const double h = half(act_row[b].d);
+    const double h_lo = half_of(d * (1 - kFastDivScaleRel)), h_hi = half_of(d * (1 + kFastDivScaleRel));
+    const double h_max = std::fmax(std::fabs(h), std::fmax(std::fabs(h_lo), std::fabs(h_hi)));
+    const double dh = std::fmax(std::fabs(h_lo - h), std::fabs(h_hi - h));
+    double scale_part = 0, step_part = 0;
+    for (std::size_t c = b * 32; c < b * 32 + 32; ++c) {
+      const double f = std::fabs(r.w[c]) + o[c];
+      const bool ambiguous = fast_division_q8_1_quant_ambiguous(x[c], d);
+      const double q = std::abs(static_cast<int>(act_row[b].qs[c - b * 32]));  // |q_c| of the CPU's q8_1
+      scale_part += f * (q + (ambiguous ? 1 : 0));
+      if (ambiguous) step_part += f;
+    }
+    bound += dh * scale_part + h_max * step_part;
   }
   return bound;
 }

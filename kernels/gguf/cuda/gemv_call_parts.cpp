@@ -45,15 +45,18 @@ std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, cons
   const std::uint64_t row_bytes = s.weight_row_bytes();
   const std::uint64_t q8_blocks = q8_1_blocks_per_row(s.cols);
   std::mt19937_64 rng(seed ^ 0x6A09E667F3BCC909ull);
-  std::map<std::uint64_t, std::vector<block_q8_1>> act_rows;  // activation row -> CPU q8_1
-  auto quantized_row = [&](std::uint64_t a) -> const std::vector<block_q8_1>& {
+  struct ActRow {
+    std::vector<float> x;
+    std::vector<block_q8_1> q;
+  };
+  std::map<std::uint64_t, ActRow> act_rows;  // activation row -> its values and CPU q8_1
+  auto activation_row = [&](std::uint64_t a) -> const ActRow& {
     auto it = act_rows.find(a);
     if (it != act_rows.end()) return it->second;
-    std::vector<float> x(s.cols);
-    bufs.read(GemvBuffers::x, a * s.cols * 4, x.data(), s.cols * 4);
-    std::vector<block_q8_1> q(q8_blocks);
-    quantize_row_q8_1(x.data(), s.cols, q.data());
-    return act_rows.emplace(a, std::move(q)).first->second;
+    ActRow row{std::vector<float>(s.cols), std::vector<block_q8_1>(q8_blocks)};
+    bufs.read(GemvBuffers::x, a * s.cols * 4, row.x.data(), s.cols * 4);
+    quantize_row_q8_1(row.x.data(), s.cols, row.q.data());
+    return act_rows.emplace(a, std::move(row)).first->second;
   };
   std::vector<ReferenceSample> out;
   std::vector<std::uint8_t> w(row_bytes);
@@ -71,7 +74,8 @@ std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, cons
       expert = static_cast<std::uint64_t>(id);
     }
     const std::uint64_t act_row = s.proj == Projection::down || s.dense ? pair : pair / s.top_k;
-    const auto& q = quantized_row(act_row);
+    const ActRow& act = activation_row(act_row);
+    const std::vector<block_q8_1>& q = act.q;
     bufs.read(GemvBuffers::weights, (expert * s.rows + row) * row_bytes, w.data(), row_bytes);
     // Our kernels and vLLM's GEMVs fold a block's offset through the stored q8_1 sum s, so the
     // tight reference follows them; vLLM's MMQ kernels fold for some types and subtract the
@@ -90,6 +94,8 @@ std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, cons
     if (options.fp16_scale_products) tol += fp16_scale_product_error_bound(s.quant, w.data(), q.data(), s.cols);
     if (options.fp32_activation_scale)
       tol += std::ldexp(reference_dot_magnitude(s.quant, w.data(), q.data(), s.cols), -11);
+    if (options.fast_math_quantizer)
+      tol += fast_division_q8_1_error_bound(s.quant, w.data(), act.x.data(), q.data(), s.cols);
     if (s.dtype == OutDtype::bf16) tol += std::ldexp(std::fabs(expected) + tol, -8);  // bf16 rounding: <= 2^-9 relative
     out.push_back({dst_index, pair * s.rows + row, expected, 0, tol});
     // Every 8th sample also checks one word of that activation row's q8_1 bit for bit.

@@ -47,6 +47,10 @@ struct GemvReferenceOptions {
   // rounds it to fp16 (llama.cpp's MMQ D4 layout): each block's contribution may differ by
   // fp16's relative rounding, 2^-11, so the tolerance adds 2^-11 of the dot's magnitude.
   bool fp32_activation_scale = false;
+  // The call's q8_1 quantizer divides with fast-math division (llama.cpp's quantize_q8_1, built
+  // with -use_fast_math): the tolerance adds fast_division_q8_1_error_bound (reference_dot.hpp),
+  // which allows the other rounding of each element whose x/d lies that close to a tie point.
+  bool fast_math_quantizer = false;
 };
 std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
                                                      std::size_t count, const GemvReferenceOptions& options = {});

@@ -147,6 +147,14 @@ class MatmulCase final : public BoundCase {
     // MMQ keeps the activation scale of these types in fp32 (MMQ_Q8_1_DS_LAYOUT_D4,
     // mmq.cuh:60-100), where the reference's q8_1 block rounds it to fp16.
     options.fp32_activation_scale = entry_ == Entry::mmq && mmq_activation_scale_is_fp32(s.quant);
+    // mmvq's activations come from quantize_q8_1 (quantize.cu:91-92), built with upstream's
+    // -use_fast_math: its d = amax/127 and x/d are approximate divisions (div.approx.ftz.f32, 2 ulp),
+    // so an element whose x/d lies within 2^-20 of roundf's tie point may round the other way than
+    // on the CPU: one quant step, d8 * |w| in the dot, more than the fp32 bound of the symmetric
+    // types (q8_0, q6_K, iq4_xs) allows. The tolerance allows exactly those steps
+    // (fast_division_q8_1_error_bound; docs/upstream/llama-cpp.md, Finding 6). MMQ quantizes with
+    // 127/amax and a multiply instead (quantize.cu:515-521), covered by the bounds above.
+    options.fast_math_quantizer = entry_ == Entry::mmvq;
     std::vector<ReferenceSample> samples = gguf::gemv_call_cpu_reference(s, GgufView(s, bufs), seed, count, options);
     for (ReferenceSample& r : samples) r.buffer = bufs.index_of("dst");
     return samples;

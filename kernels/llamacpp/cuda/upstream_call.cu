@@ -3,6 +3,7 @@
 #include "common.cuh"
 #include "mmq.cuh"
 #include "mmvq.cuh"
+#include "quantize.cuh"
 
 namespace gridfuzz::llamacpp {
 namespace {
@@ -52,6 +53,12 @@ void call_upstream(Entry entry, const MatmulCall& c, cudaStream_t stream) {
     ggml_cuda_mul_mat_vec_q(ctx, &src0, &src1, id_tensor, &dst);
   else
     ggml_cuda_mul_mat_q(ctx, &src0, &src1, id_tensor, &dst);
+}
+
+void quantize_q8_1_upstream(const float* x, void* q8_1, std::int64_t cols, std::int64_t rows, cudaStream_t stream) {
+  quantize_row_q8_1_cuda(x, nullptr, q8_1, GGML_TYPE_Q8_0, cols, cols, cols * rows, cols * rows, cols, rows, 1, 1,
+                         stream ? stream : cudaStreamLegacy);
+  CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace gridfuzz::llamacpp

@@ -34,4 +34,9 @@ struct MatmulCall {
 // Upstream's GGML_ASSERT / CUDA_CHECK failures end the process (shim/ggml_shim.cu).
 void call_upstream(Entry entry, const MatmulCall& call, cudaStream_t stream);
 
+// Upstream's activation quantizer alone (quantize_row_q8_1_cuda, quantize.cu:558, as mmvq.cu:1506
+// calls it): `rows` rows of `cols` f32 values (cols a multiple of 32) into rows * cols / 32
+// block_q8_1 (36 bytes each) at q8_1. For comparing its q8_1 with gridfuzz's CPU quantizer.
+void quantize_q8_1_upstream(const float* x, void* q8_1, std::int64_t cols, std::int64_t rows, cudaStream_t stream);
+
 }  // namespace gridfuzz::llamacpp

@@ -5,15 +5,18 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "gguf_test_data.hpp"
 #include "gridfuzz/gguf/blocks.hpp"
 #include "gridfuzz/gguf/dequantize.hpp"
+#include "gridfuzz/gguf/fp16.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/gguf/quantize.hpp"
 #include "gridfuzz/gguf/quantize_q8_1.hpp"
@@ -233,6 +236,87 @@ TEST(ReferenceDot, RejectsBadArguments) {
   std::vector<std::uint8_t> w(1024);
   EXPECT_THROW(reference_dot(QuantType::q8_1, w.data(), act.data(), 32), std::invalid_argument);
   EXPECT_THROW(reference_dot(QuantType::q4_K, w.data(), act.data(), 32), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gridfuzz::gguf
+
+namespace gridfuzz::gguf {
+namespace {
+
+// fast_division_q8_1_error_bound (llama.cpp's -use_fast_math quantizer): with amax = 127 the scale
+// is exactly 1, so x/d = x: 2.5 is a tie point of roundf (either 2 or 3 on a GPU dividing within
+// 2 ulp), 2.5 + 2^-17 is farther than 2^-20 * 2.5 from it and rounds to 3 on both. The bound is
+// the weight of the one ambiguous element times the block's scale.
+TEST(FastDivisionQ8_1, OnlyElementsNearATiePointAndScalesNearAHalfBoundaryAreAmbiguous) {
+  EXPECT_TRUE(fast_division_q8_1_quant_ambiguous(2.5f, 1.0f));
+  EXPECT_TRUE(fast_division_q8_1_quant_ambiguous(-2.5f, 1.0f));
+  EXPECT_FALSE(fast_division_q8_1_quant_ambiguous(2.5f + 0x1p-17f, 1.0f));
+  EXPECT_FALSE(fast_division_q8_1_quant_ambiguous(3.0f, 1.0f));
+  EXPECT_FALSE(fast_division_q8_1_quant_ambiguous(127.0f, 1.0f));
+  EXPECT_TRUE(fast_division_q8_1_quant_ambiguous(1e-39f, 1.0f));  // subnormal x: ftz flushes it
+  EXPECT_FALSE(fast_division_q8_1_scale_ambiguous(1.0f));
+  EXPECT_TRUE(fast_division_q8_1_scale_ambiguous(1.0f + 0x1p-11f));  // halfway between two halves
+
+  std::vector<float> x(32, 3.0f);
+  x[0] = 127.0f;
+  x[1] = 2.5f;
+  x[2] = 2.5f + 0x1p-17f;
+  block_q8_0 w{};
+  w.d = 0x3C00;  // 1: w_j = j - 16
+  for (int j = 0; j < 32; ++j) w.qs[j] = static_cast<std::int8_t>(j - 16);
+  std::vector<block_q8_1> act(q8_1_blocks_per_row(32));  // padded to 512 columns
+  quantize_row_q8_1(x.data(), 32, act.data());
+  EXPECT_EQ(fast_division_q8_1_error_bound(QuantType::q8_0, &w, x.data(), act.data(), 32), 15.0);  // |w_1| * 1
+  x[1] = 2.0f;
+  quantize_row_q8_1(x.data(), 32, act.data());
+  EXPECT_EQ(fast_division_q8_1_error_bound(QuantType::q8_0, &w, x.data(), act.data(), 32), 0.0);
+}
+
+// The bound against a quantizer that divides as badly as div.approx.f32 may (2 ulp in d and in
+// x/d, here at the extremes +-2^-22 chosen at random): on rows full of near-ties, where such a
+// quantizer really rounds otherwise, the dot on its q8_1 stays within the bound of the dot on
+// quantize_row_q8_1's, for symmetric, offset and K-quant weights.
+TEST(FastDivisionQ8_1, BoundCoversAQuantizerDividingWithinTwoUlp) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  const std::size_t cols = 256;
+  std::size_t flips = 0;
+  for (QuantType t : {QuantType::q8_0, QuantType::q4_0, QuantType::q4_K, QuantType::q6_K, QuantType::iq4_xs}) {
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<float> wf(cols), x(cols);
+      for (float& v : wf) v = static_cast<float>(unit(rng) * 2 - 1);
+      for (std::size_t b = 0; b < cols / 32; ++b) {
+        const double amax = 0.25 + unit(rng);
+        const double d = amax / 127;
+        x[b * 32] = static_cast<float>(amax);
+        for (std::size_t j = 1; j < 32; ++j) {  // (k + 1/2) * d, rounded to float: a near-tie
+          const double k = std::floor(unit(rng) * 126) + 0.5;
+          x[b * 32 + j] = static_cast<float>((unit(rng) < 0.5 ? -k : k) * d);
+        }
+      }
+      std::vector<std::uint8_t> w(quant_row_bytes(t, cols));
+      quantize_row(t, wf.data(), w.data(), cols);
+      std::vector<block_q8_1> cpu(q8_1_blocks_per_row(cols)), gpu;
+      quantize_row_q8_1(x.data(), cols, cpu.data());
+      gpu = cpu;
+      for (std::size_t b = 0; b < cols / 32; ++b) {
+        const float amax = x[b * 32];
+        const float d = static_cast<float>(amax / 127.0 * (1 + (rng() % 2 ? 0x1p-22 : -0x1p-22)));
+        gpu[b].d = float_to_half_bits(d);
+        for (std::size_t j = 0; j < 32; ++j) {
+          const double v = static_cast<double>(x[b * 32 + j]) / d * (1 + (rng() % 2 ? 0x1p-22 : -0x1p-22));
+          gpu[b].qs[j] = static_cast<std::int8_t>(std::clamp(std::round(v), -127.0, 127.0));
+          flips += gpu[b].qs[j] != cpu[b].qs[j];
+        }
+      }
+      const double diff = std::fabs(reference_dot_via_q8_1_sums(t, w.data(), gpu.data(), cols) -
+                                    reference_dot_via_q8_1_sums(t, w.data(), cpu.data(), cols));
+      const double bound = fast_division_q8_1_error_bound(t, w.data(), x.data(), cpu.data(), cols);
+      ASSERT_LE(diff, bound * (1 + 1e-12)) << to_string(t) << " trial " << trial;
+    }
+  }
+  EXPECT_GT(flips, 1000u);  // the quantizer above did round otherwise, often
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 // within the float64 CPU reference's bound. Each case prints one line for docs/upstream/llama-cpp.md.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -15,7 +17,11 @@
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/function.hpp"
+#include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/device/launch_recorder.hpp"
+#include "gridfuzz/gguf/quantize_q8_1.hpp"
+#include "gridfuzz/gguf/reference_dot.hpp"
+#include "random_fill.hpp"
 #include "probe_kernels.cuh"
 #include "gridfuzz/llamacpp/register.hpp"
 #include "gridfuzz/registry.hpp"
@@ -64,6 +70,71 @@ class LlamacppGpu : public ::testing::Test {
   std::unique_ptr<device::PrimaryContext> ctx_;
   DeviceLimits limits_;
 };
+
+// llama.cpp's quantize_q8_1 (built with -use_fast_math) against gridfuzz's CPU quantizer on the
+// activations the cases get (seeds 1, 2, 3 and the tests' seed; 64 rows of 7168): every quant
+// that differs is one step off at an element fast_division_q8_1_quant_ambiguous names, every
+// scale that differs is one fast_division_q8_1_scale_ambiguous names, the block sums s agree bit
+// for bit, and the dot of each row with q6_K weights moves by at most
+// fast_division_q8_1_error_bound (docs/upstream/llama-cpp.md, Finding 6). The counts are printed.
+TEST_F(LlamacppGpu, UpstreamQuantizerDiffersFromTheCpusOnlyWhereFastDivisionMay) {
+  constexpr std::int64_t cols = 7168, rows = 64;
+  constexpr std::uint64_t n = cols * rows, blocks = n / 32;
+  const std::uint64_t row_bytes = gguf::quant_row_bytes(gguf::QuantType::q6_K, cols);
+  const device::DeviceBuffer x(n * 4), q(blocks * sizeof(gguf::block_q8_1)), w(rows * row_bytes);
+  std::vector<float> hx(n);
+  std::vector<gguf::block_q8_1> hq(blocks), cpu(gguf::q8_1_blocks_per_row(cols));  // 7168: no padding
+  std::vector<std::uint8_t> hw(rows * row_bytes);
+  std::uint64_t q_diff = 0, q_unexplained = 0, d_diff = 0, d_unexplained = 0, s_diff = 0, ambiguous = 0;
+  std::uint64_t rows_past_fp32 = 0, rows_past_bound = 0;
+  double worst = 0;  // largest |dot(gpu q8_1) - dot(cpu q8_1)| / bound
+  for (std::uint64_t seed : {1ull, 2ull, 3ull, 20261130ull}) {
+    gguf::fill_activations(x.as<float>(), n, seed, nullptr);
+    gguf::fill_weight_blocks(w.as<std::uint8_t>(), rows * cols / 256, gguf::QuantType::q6_K, seed, nullptr);
+    quantize_q8_1_upstream(x.as<float>(), q.as<void>(), cols, rows, nullptr);
+    x.download(hx.data(), n * 4);  // synchronous with the legacy stream both ran on
+    q.download(hq.data(), q.bytes());
+    w.download(hw.data(), hw.size());
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* xr = hx.data() + r * cols;
+      const gguf::block_q8_1* gr = hq.data() + r * cols / 32;
+      gguf::quantize_row_q8_1(xr, cols, cpu.data());
+      for (std::int64_t b = 0; b < cols / 32; ++b) {
+        float amax = 0.0f;
+        for (int j = 0; j < 32; ++j) amax = std::fmax(amax, std::fabs(xr[b * 32 + j]));
+        const float d = amax / 127.0f;
+        if (gr[b].d != cpu[b].d) {
+          ++d_diff;
+          d_unexplained += !gguf::fast_division_q8_1_scale_ambiguous(d);
+        }
+        s_diff += gr[b].s != cpu[b].s;
+        for (int j = 0; j < 32; ++j) {
+          const bool amb = gguf::fast_division_q8_1_quant_ambiguous(xr[b * 32 + j], d);
+          ambiguous += amb;
+          if (gr[b].qs[j] == cpu[b].qs[j]) continue;
+          ++q_diff;
+          q_unexplained += !amb || std::abs(gr[b].qs[j] - cpu[b].qs[j]) != 1;
+        }
+      }
+      const std::uint8_t* wr = hw.data() + r * row_bytes;
+      const double diff = std::fabs(gguf::reference_dot(gguf::QuantType::q6_K, wr, gr, cols) -
+                                    gguf::reference_dot(gguf::QuantType::q6_K, wr, cpu.data(), cols));
+      const double bound = gguf::fast_division_q8_1_error_bound(gguf::QuantType::q6_K, wr, xr, cpu.data(), cols);
+      rows_past_fp32 += diff > gguf::gpu_dot_tolerance_via_q8_1_sums(gguf::QuantType::q6_K, wr, cpu.data(), cols);
+      rows_past_bound += diff > bound;
+      if (bound > 0) worst = std::fmax(worst, diff / bound);
+    }
+  }
+  std::cout << "UPSTREAM-Q8_1 " << 4 * blocks << " blocks, " << 4 * n << " values: quants differing " << q_diff
+            << " (unexplained " << q_unexplained << ", ambiguous elements " << ambiguous << "), scales differing "
+            << d_diff << " (unexplained " << d_unexplained << "), sums differing " << s_diff << "; q6_K rows whose dot "
+            << "moved past the fp32 bound " << rows_past_fp32 << " of " << 4 * rows << ", past the fast-division bound "
+            << rows_past_bound << ", largest diff/bound " << worst << std::endl;
+  EXPECT_EQ(q_unexplained, 0u);
+  EXPECT_EQ(d_unexplained, 0u);
+  EXPECT_EQ(s_diff, 0u);
+  EXPECT_EQ(rows_past_bound, 0u);
+}
 
 // DeepSeek-V3 (hidden 7168, moe_intermediate_size 2048, 256 routed experts, 8 per token), both
 // projections, every covered type, 1 token (mul_mat_vec_q) and 5 and 8 tokens (mul_mat_vec_q_moe).

@@ -76,4 +76,28 @@ double gpu_dot_tolerance_via_q8_1_sums(QuantType t, const void* weight_row_block
 double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                       std::size_t cols);
 
+// An activation quantizer built with nvcc -use_fast_math (llama.cpp: ggml-cuda/CMakeLists.txt:199)
+// divides with div.approx.ftz.f32 (__fdividef: at most 2 ulp off for divisors in [2^-126, 2^126],
+// CUDA Math API; nvcc 13.0's PTX for that code shows it) both in d = amax/127 and in
+// q = roundf(x/d) (quantize.cu:91-92), where quantize_row_q8_1 divides exactly. The GPU's d is
+// then within 2^-22 + 2^-24 < 2^-21 (relative) of the CPU's and its x/d within
+// (1 +- 2^-21)(1 +- 2^-22) < 1 +- 2^-20 of x/d_cpu. Hence, per 32-block b:
+//   - q_c may be the other neighbour of x_c/d (one step off) only where the interval
+//     x_c/d * [1 - 2^-20, 1 + 2^-20] holds a half-integer (roundf's tie point): "ambiguous";
+//   - the stored half(d) may be the other neighbour only where half() of d * [1 -+ 2^-21] differ.
+// The dot then differs from the one on the CPU's q8_1 by at most
+//   sum_b  dh_b * sum_c f_c * (|q_c| + a_c)  +  h_b * sum_c a_c * f_c
+// with a_c = 1 for an ambiguous element, f_c = |w_c| + o_c (the weight and its offset, as in
+// reference_dot_magnitude: a quant step moves d8 * (w_c - a_b) for the folding types), h_b the
+// largest and dh_b the largest change of the block's possible half(d). The folding types' s is
+// summed from x, not from q, and does not move. Subnormal x or d (flushed to zero by ftz) make
+// every element of the block ambiguous. 0 when no element and no scale is ambiguous; `x` is the
+// row the CPU quantized into act_row (cols values).
+// The two cases above, for one block of scale d = amax/127.0f as quantize_row_q8_1 computes it:
+// whether x's quant may round the other way, and whether the stored half(d) may be the other one.
+bool fast_division_q8_1_quant_ambiguous(float x, float d);
+bool fast_division_q8_1_scale_ambiguous(float d);
+double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks, const float* x,
+                                      const block_q8_1* act_row, std::size_t cols);
+
 }  // namespace gridfuzz::gguf
