@@ -5,7 +5,10 @@
 // so from n + 255 >= 2^31 the block count is negative (a grid.x over 2^31-1 once converted to
 // unsigned: refused), at n = 2^32 it is 0 (grid.zero: refused), and just past 2^32 it is small and
 // positive: accepted, and only a prefix is written (unwritten). The fixed twin counts in 64 bits
-// and uses a grid-stride loop. Output-only (bytes), so 2^32 elements cost 4 GiB.
+// and uses a grid-stride loop. Output-only (bytes), so 2^32 elements cost 4 GiB. The plan declares
+// the count the kernel is passed as a host argument (`int n`; the fixed twin's is 64-bit), so the
+// prediction also names it (arg:n) once n >= 2^31; n_plus_255, declared first, wraps from
+// n = 2^31 - 255 and stays the reported wrap.
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"
