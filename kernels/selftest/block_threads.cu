@@ -24,6 +24,78 @@ __global__ void per_head(const float* x, float* y, unsigned heads, unsigned head
   }
 }
 
+template <bool LoopOverHeads>
+const device::Function& per_head_fn() {
+  static const device::Function fn = device::Function::from_symbol(
+      reinterpret_cast<const void*>(&per_head<LoopOverHeads>), LoopOverHeads ? "per_head_loop" : "per_head");
+  return fn;
+}
+
+// One shape: x and y are [tokens][heads][16] floats.
+class BlockThreadsCase final : public BoundCase {
+ public:
+  BlockThreadsCase(const Params& p, Variant variant)
+      : heads_(p.get_u64("heads")), tokens_(p.get_u64("tokens")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "per_head";
+    l.grid = {tokens_, 1, 1};
+    l.block = {kLanes, variant_ == Variant::legacy ? heads_ : std::min(heads_, kMaxHeadsPerBlock), 1};
+    plan.launches.push_back(l);
+    plan.indices.push_back({"x_index", u128{tokens_} * heads_ * kLanes - 1, IndexType::uint64, "elements"});
+    plan.host_arguments.push_back({"heads", heads_, IndexType::uint32});  // unsigned heads
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    const std::uint64_t n = tokens_ * heads_ * kLanes;
+    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
+  }
+  // bytes_moved: the default (x read once, y written once).
+  // The same kernel over groups of at most 64 heads.
+  std::vector<SplitPiece> split(const DeviceLimits&) const override {
+    return pieces_of("heads", heads_, kMaxHeadsPerBlock);
+  }
+  ComparePolicy compare_policy() const override { return {true, 0, 0, "one fma per element: bit-exact"}; }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_floats(bufs.ptr("x"), tokens_ * heads_ * kLanes, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const float* x = bufs.as<float>("x");
+    float* y = bufs.as<float>("y");
+    unsigned heads = static_cast<unsigned>(heads_), begin = 0, end = heads;
+    void* args[] = {&x, &y, &heads, &begin, &end};
+    const LaunchSpec l = plan(limits).launches.front();
+    launch_variant(launcher, variant_, per_head_fn<false>(), per_head_fn<true>(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const float* x = bufs.as<float>("x");
+    float* y = bufs.as<float>("y");
+    unsigned heads = static_cast<unsigned>(heads_);
+    for (const SplitPiece& piece : split(limits)) {
+      unsigned begin = static_cast<unsigned>(piece.begin), end = static_cast<unsigned>(piece.end);
+      void* args[] = {&x, &y, &heads, &begin, &end};
+      LaunchSpec l;
+      l.grid = {tokens_, 1, 1};
+      l.block = {kLanes, piece.end - piece.begin, 1};
+      launcher.launch_checked(per_head_fn<false>(), l, args, stream);
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Half the samples in the last token.
+    return tail_biased_samples(bufs.index_of("y"), tokens_ * heads_ * kLanes, heads_ * kLanes, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
+  }
+
+ private:
+  std::uint64_t heads_, tokens_;
+  Variant variant_;
+};
+
 class BlockThreads final : public Kernel {
  public:
   std::string name() const override { return "selftest.block_threads"; }
@@ -34,71 +106,8 @@ class BlockThreads final : public Kernel {
             {"tokens", "tokens, one block each", "64", {}, 1, 65536}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const std::uint64_t heads = p.get_u64("heads"), tokens = p.get_u64("tokens");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "per_head";
-    l.grid = {tokens, 1, 1};
-    l.block = {kLanes, variant == "legacy" ? heads : std::min(heads, kMaxHeadsPerBlock), 1};
-    plan.launches.push_back(l);
-    plan.indices.push_back({"x_index", u128{tokens} * heads * kLanes - 1, IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t n = p.get_u64("tokens") * p.get_u64("heads") * kLanes;
-    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    return 8 * p.get_u64("tokens") * p.get_u64("heads") * kLanes;
-  }
-  // The same kernel over groups of at most 64 heads.
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    return pieces_of("heads", p.get_u64("heads"), kMaxHeadsPerBlock);
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "one fma per element: bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_floats(bufs.ptr(0), buffers(p)[0].elements, seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const float* x = bufs.as<float>(0);
-    float* y = bufs.as<float>(1);
-    unsigned heads = static_cast<unsigned>(p.get_u64("heads")), begin = 0, end = heads;
-    void* args[] = {&x, &y, &heads, &begin, &end};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    launch_variant(launcher, variant, function<false>(), function<true>(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const float* x = bufs.as<float>(0);
-    float* y = bufs.as<float>(1);
-    unsigned heads = static_cast<unsigned>(p.get_u64("heads"));
-    for (const SplitPiece& piece : split(p, limits)) {
-      unsigned begin = static_cast<unsigned>(piece.begin), end = static_cast<unsigned>(piece.end);
-      void* args[] = {&x, &y, &heads, &begin, &end};
-      LaunchSpec l;
-      l.grid = {p.get_u64("tokens"), 1, 1};
-      l.block = {kLanes, piece.end - piece.begin, 1};
-      launcher.launch_checked(function<false>(), l, args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    // Half the samples in the last token.
-    return tail_biased_samples(1, buffers(p)[1].elements, p.get_u64("heads") * kLanes, seed, count,
-                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
-  }
-
- private:
-  template <bool LoopOverHeads>
-  static const device::Function& function() {
-    static const device::Function fn = device::Function::from_symbol(
-        reinterpret_cast<const void*>(&per_head<LoopOverHeads>), LoopOverHeads ? "per_head_loop" : "per_head");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<BlockThreadsCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

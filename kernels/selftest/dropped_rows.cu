@@ -27,6 +27,79 @@ __global__ void scale_rows_y(const float* x, float* y, std::uint64_t cols, std::
   }
 }
 
+template <bool LoopOverRows>
+const device::Function& scale_rows_y_fn() {
+  static const device::Function fn = device::Function::from_symbol(
+      reinterpret_cast<const void*>(&scale_rows_y<LoopOverRows>), LoopOverRows ? "scale_rows_y_loop" : "scale_rows_y");
+  return fn;
+}
+
+// One shape: x and y are [rows][cols] floats.
+class DroppedRowsCase final : public BoundCase {
+ public:
+  DroppedRowsCase(const Params& p, Variant variant)
+      : rows_(p.get_u64("rows")), cols_(p.get_u64("cols")), variant_(variant) {}
+
+  // Both variants launch the same geometry; only the kernel (loop or not) differs.
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "scale_rows_y";
+    l.block = {kThreads, 1, 1};
+    l.grid = {ceil_div(cols_, kThreads), std::min(rows_, limits.max_grid_y), 1};  // "keep y within the limit"
+    plan.launches.push_back(l);
+    plan.indices.push_back({"y_index", u128{rows_} * cols_ - 1, IndexType::uint64, "elements"});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    const std::uint64_t n = rows_ * cols_;
+    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
+  }
+  // bytes_moved: the default (x read once, y written once).
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    return pieces_of("rows", rows_, limits.max_grid_y);
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_floats(bufs.ptr("x"), rows_ * cols_, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const float* x = bufs.as<float>("x");
+    float* y = bufs.as<float>("y");
+    std::uint64_t cols = cols_, rows = rows_;
+    void* args[] = {&x, &y, &cols, &rows};
+    const LaunchSpec l = plan(limits).launches.front();
+    launch_variant(launcher, variant_, scale_rows_y_fn<false>(), scale_rows_y_fn<true>(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    std::uint64_t cols = cols_;
+    for (const SplitPiece& piece : split(limits)) {
+      const float* x = bufs.as<float>("x") + piece.begin * cols;
+      float* y = bufs.as<float>("y") + piece.begin * cols;
+      std::uint64_t rows = piece.end - piece.begin;
+      void* args[] = {&x, &y, &cols, &rows};
+      LaunchSpec l;
+      l.block = {kThreads, 1, 1};
+      l.grid = {ceil_div(cols, kThreads), rows, 1};
+      launcher.launch_checked(scale_rows_y_fn<false>(), l, args, stream);
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Half the samples in the last row, where the dropped rows are.
+    return tail_biased_samples(bufs.index_of("y"), rows_ * cols_, cols_, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
+  }
+
+ private:
+  std::uint64_t rows_, cols_;
+  Variant variant_;
+};
+
 class DroppedRows final : public Kernel {
  public:
   std::string name() const override { return "selftest.dropped_rows"; }
@@ -39,69 +112,8 @@ class DroppedRows final : public Kernel {
             {"cols", "columns per row", "64", {}, 1, 4096}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string&, const DeviceLimits& limits) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "scale_rows_y";
-    l.block = {kThreads, 1, 1};
-    l.grid = {ceil_div(cols, kThreads), std::min(rows, limits.max_grid_y), 1};  // "keep y within the limit"
-    plan.launches.push_back(l);
-    plan.indices.push_back({"y_index", u128{rows} * cols - 1, IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return 8 * p.get_u64("rows") * p.get_u64("cols"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    return pieces_of("rows", p.get_u64("rows"), limits.max_grid_y);
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_floats(bufs.ptr(0), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const float* x = bufs.as<float>(0);
-    float* y = bufs.as<float>(1);
-    std::uint64_t cols = p.get_u64("cols"), rows = p.get_u64("rows");
-    void* args[] = {&x, &y, &cols, &rows};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    launch_variant(launcher, variant, function<false>(), function<true>(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    std::uint64_t cols = p.get_u64("cols");
-    for (const SplitPiece& piece : split(p, limits)) {
-      const float* x = bufs.as<float>(0) + piece.begin * cols;
-      float* y = bufs.as<float>(1) + piece.begin * cols;
-      std::uint64_t rows = piece.end - piece.begin;
-      void* args[] = {&x, &y, &cols, &rows};
-      LaunchSpec l;
-      l.block = {kThreads, 1, 1};
-      l.grid = {ceil_div(cols, kThreads), rows, 1};
-      launcher.launch_checked(function<false>(), l, args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    // Half the samples in the last row, where the dropped rows are.
-    const std::uint64_t cols = p.get_u64("cols");
-    return tail_biased_samples(1, p.get_u64("rows") * cols, cols, seed, count,
-                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
-  }
-
- private:
-  template <bool LoopOverRows>
-  static const device::Function& function() {
-    static const device::Function fn = device::Function::from_symbol(
-        reinterpret_cast<const void*>(&scale_rows_y<LoopOverRows>), LoopOverRows ? "scale_rows_y_loop" : "scale_rows_y");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<DroppedRowsCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

@@ -23,6 +23,92 @@ __global__ void scale_rows(const float* x, float* y, std::uint64_t cols, std::ui
   y[i] = 2.0f * x[i] + 1.0f;
 }
 
+template <bool RowsOnZ>
+const device::Function& scale_rows_fn() {
+  static const device::Function fn = device::Function::from_symbol(
+      reinterpret_cast<const void*>(&scale_rows<RowsOnZ>), RowsOnZ ? "scale_rows_z" : "scale_rows_x");
+  return fn;
+}
+
+// One shape: x and y are [rows][cols] floats.
+class FlatIndexYZCase final : public BoundCase {
+ public:
+  FlatIndexYZCase(const Params& p, Variant variant)
+      : rows_(p.get_u64("rows")), cols_(p.get_u64("cols")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    const std::uint64_t col_blocks = ceil_div(cols_, kThreads);
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "scale_rows";
+    l.block = {kThreads, 1, 1};
+    if (variant_ == Variant::legacy) {
+      l.grid = {col_blocks, 1, rows_};
+      plan.launches.push_back(l);
+    } else {
+      for (std::uint64_t r0 = 0; r0 < rows_; r0 += limits.max_grid_x) {
+        l.grid = {std::min(limits.max_grid_x, rows_ - r0), col_blocks, 1};
+        plan.launches.push_back(l);
+      }
+    }
+    plan.indices.push_back({"y_index", u128{rows_} * cols_ - 1, IndexType::uint64, "elements"});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    const std::uint64_t n = rows_ * cols_;
+    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
+  }
+  // bytes_moved: the default (x read once, y written once).
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    return pieces_of("rows", rows_, limits.max_grid_z);
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_floats(bufs.ptr("x"), rows_ * cols_, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const float* x = bufs.as<float>("x");
+    float* y = bufs.as<float>("y");
+    std::uint64_t cols = cols_, offset = 0;
+    for (const LaunchSpec& l : plan(limits).launches) {
+      void* args[] = {&x, &y, &cols, &offset};
+      if (variant_ == Variant::legacy) {
+        launcher.launch(scale_rows_fn<true>(), l, args, stream);  // upstream never looks at the result
+      } else {
+        launcher.launch_checked(scale_rows_fn<false>(), l, args, stream);
+        offset += l.grid.x;
+      }
+    }
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const float* x = bufs.as<float>("x");
+    float* y = bufs.as<float>("y");
+    std::uint64_t cols = cols_;
+    for (const SplitPiece& piece : split(limits)) {
+      std::uint64_t offset = piece.begin;
+      void* args[] = {&x, &y, &cols, &offset};
+      LaunchSpec l;
+      l.block = {kThreads, 1, 1};
+      l.grid = {ceil_div(cols, kThreads), 1, piece.end - piece.begin};
+      launcher.launch_checked(scale_rows_fn<true>(), l, args, stream);
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    // Half the samples in the last row, where a geometry bug shows first.
+    return tail_biased_samples(bufs.index_of("y"), rows_ * cols_, cols_, seed, count,
+                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
+  }
+
+ private:
+  std::uint64_t rows_, cols_;
+  Variant variant_;
+};
+
 class FlatIndexYZ final : public Kernel {
  public:
   std::string name() const override { return "selftest.flat_yz"; }
@@ -35,80 +121,8 @@ class FlatIndexYZ final : public Kernel {
             {"cols", "columns per row", "64", {}, 1, 1 << 20}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    const std::uint64_t col_blocks = ceil_div(cols, kThreads);
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "scale_rows";
-    l.block = {kThreads, 1, 1};
-    if (variant == "legacy") {
-      l.grid = {col_blocks, 1, rows};
-      plan.launches.push_back(l);
-    } else {
-      for (std::uint64_t r0 = 0; r0 < rows; r0 += limits.max_grid_x) {
-        l.grid = {std::min(limits.max_grid_x, rows - r0), col_blocks, 1};
-        plan.launches.push_back(l);
-      }
-    }
-    plan.indices.push_back({"y_index", u128{rows} * cols - 1, IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    return {{"x", BufferRole::input, ElementType::f32, n}, {"y", BufferRole::output, ElementType::f32, n}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return 8 * p.get_u64("rows") * p.get_u64("cols"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits& limits) const override {
-    return pieces_of("rows", p.get_u64("rows"), limits.max_grid_z);
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "one fma per element, no reduction: bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_floats(bufs.ptr(0), p.get_u64("rows") * p.get_u64("cols"), seed, stream);
-  }
-
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const bool legacy = variant == "legacy";
-    static const device::Function on_z = device::Function::from_symbol(reinterpret_cast<const void*>(&scale_rows<true>), "scale_rows_z");
-    static const device::Function on_x = device::Function::from_symbol(reinterpret_cast<const void*>(&scale_rows<false>), "scale_rows_x");
-    const float* x = bufs.as<float>(0);
-    float* y = bufs.as<float>(1);
-    std::uint64_t cols = p.get_u64("cols"), offset = 0;
-    for (const LaunchSpec& l : plan(p, variant, limits).launches) {
-      void* args[] = {&x, &y, &cols, &offset};
-      if (legacy) {
-        launcher.launch(on_z, l, args, stream);  // upstream never looks at the result
-      } else {
-        launcher.launch_checked(on_x, l, args, stream);
-        offset += l.grid.x;
-      }
-    }
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    static const device::Function on_z = device::Function::from_symbol(reinterpret_cast<const void*>(&scale_rows<true>), "scale_rows_z");
-    const float* x = bufs.as<float>(0);
-    float* y = bufs.as<float>(1);
-    std::uint64_t cols = p.get_u64("cols");
-    for (const SplitPiece& piece : split(p, limits)) {
-      std::uint64_t offset = piece.begin;
-      void* args[] = {&x, &y, &cols, &offset};
-      LaunchSpec l;
-      l.block = {kThreads, 1, 1};
-      l.grid = {ceil_div(cols, kThreads), 1, piece.end - piece.begin};
-      launcher.launch_checked(on_z, l, args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    // Half the samples in the last row, where a geometry bug shows first.
-    const std::uint64_t cols = p.get_u64("cols");
-    return tail_biased_samples(1, p.get_u64("rows") * cols, cols, seed, count,
-                               [&](std::uint64_t e) { return two_x_plus_one(bufs, e); });
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<FlatIndexYZCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

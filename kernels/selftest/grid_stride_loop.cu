@@ -33,6 +33,73 @@ __global__ void iota_loop(std::uint8_t* y, int n, std::uint64_t base) {
   }
 }
 
+template <bool Int32Counter>
+const device::Function& iota_loop_fn() {
+  static const device::Function fn = device::Function::from_symbol(
+      reinterpret_cast<const void*>(&iota_loop<Int32Counter>), Int32Counter ? "iota_loop_int" : "iota_loop_u64");
+  return fn;
+}
+
+LaunchSpec geometry(std::uint64_t n) {
+  LaunchSpec l;
+  l.name = "iota_loop";
+  l.grid = {std::min(ceil_div(n, kThreads), kMaxBlocks), 1, 1};
+  l.block = {kThreads, 1, 1};
+  return l;
+}
+
+// One shape: y is n bytes.
+class GridStrideLoopCase final : public BoundCase {
+ public:
+  GridStrideLoopCase(const Params& p, Variant variant) : n_(p.get_u64("n")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back(geometry(n_));
+    const std::uint64_t stride = plan.launches.front().grid.x * kThreads;
+    // The largest value the counter takes: the last element's index plus one stride.
+    plan.indices.push_back({"loop_counter", u128{n_} - 1 + stride,
+                            variant_ == Variant::legacy ? IndexType::int32 : IndexType::uint64, "elements"});
+    plan.host_arguments.push_back({"n", n_, IndexType::int32});  // both kernels take `int n`, as upstream
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override { return {{"y", BufferRole::output, ElementType::u8, n_}}; }
+  // bytes_moved: the default (y written once).
+  std::vector<SplitPiece> split(const DeviceLimits&) const override { return pieces_of("n", n_, kReferencePiece); }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "a pure function of the element index: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    std::uint8_t* y = bufs.as<std::uint8_t>("y");
+    int n = static_cast<int>(n_);
+    std::uint64_t base = 0;
+    void* args[] = {&y, &n, &base};
+    const LaunchSpec l = plan(limits).launches.front();
+    launch_variant(launcher, variant_, iota_loop_fn<true>(), iota_loop_fn<false>(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    for (const SplitPiece& piece : split(limits)) {
+      std::uint8_t* y = bufs.as<std::uint8_t>("y") + piece.begin;
+      int n = static_cast<int>(piece.end - piece.begin);
+      std::uint64_t base = piece.begin;
+      void* args[] = {&y, &n, &base};
+      launcher.launch_checked(iota_loop_fn<true>(), geometry(piece.end - piece.begin), args, stream);
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    return tail_biased_samples(bufs.index_of("y"), n_, 1 << 20, seed, count,
+                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
+  }
+
+ private:
+  std::uint64_t n_;
+  Variant variant_;
+};
+
 class GridStrideLoop final : public Kernel {
  public:
   std::string name() const override { return "selftest.grid_stride_loop"; }
@@ -44,66 +111,8 @@ class GridStrideLoop final : public Kernel {
     return {{"n", "elements (bytes), an int as upstream", "1048576", {}, 1, 2147483647}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  static LaunchSpec geometry(std::uint64_t n) {
-    LaunchSpec l;
-    l.name = "iota_loop";
-    l.grid = {std::min(ceil_div(n, kThreads), kMaxBlocks), 1, 1};
-    l.block = {kThreads, 1, 1};
-    return l;
-  }
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const std::uint64_t n = p.get_u64("n");
-    LaunchPlan plan;
-    plan.launches.push_back(geometry(n));
-    const std::uint64_t stride = plan.launches.front().grid.x * kThreads;
-    // The largest value the counter takes: the last element's index plus one stride.
-    plan.indices.push_back({"loop_counter", u128{n} - 1 + stride,
-                            variant == "legacy" ? IndexType::int32 : IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    return {{"y", BufferRole::output, ElementType::u8, p.get_u64("n")}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("n"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    return pieces_of("n", p.get_u64("n"), kReferencePiece);
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "a pure function of the element index: bit-exact"};
-  }
-  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override {}
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    std::uint8_t* y = bufs.as<std::uint8_t>(0);
-    int n = static_cast<int>(p.get_u64("n"));
-    std::uint64_t base = 0;
-    void* args[] = {&y, &n, &base};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    launch_variant(launcher, variant, function<true>(), function<false>(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    for (const SplitPiece& piece : split(p, limits)) {
-      std::uint8_t* y = bufs.as<std::uint8_t>(0) + piece.begin;
-      int n = static_cast<int>(piece.end - piece.begin);
-      std::uint64_t base = piece.begin;
-      void* args[] = {&y, &n, &base};
-      launcher.launch_checked(function<true>(), geometry(piece.end - piece.begin), args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet&, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return tail_biased_samples(0, p.get_u64("n"), 1 << 20, seed, count,
-                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
-  }
-
- private:
-  template <bool Int32Counter>
-  static const device::Function& function() {
-    static const device::Function fn = device::Function::from_symbol(
-        reinterpret_cast<const void*>(&iota_loop<Int32Counter>), Int32Counter ? "iota_loop_int" : "iota_loop_u64");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<GridStrideLoopCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

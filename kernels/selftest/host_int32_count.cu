@@ -5,7 +5,10 @@
 // so from n + 255 >= 2^31 the block count is negative (a grid.x over 2^31-1 once converted to
 // unsigned: refused), at n = 2^32 it is 0 (grid.zero: refused), and just past 2^32 it is small and
 // positive: accepted, and only a prefix is written (unwritten). The fixed twin counts in 64 bits
-// and uses a grid-stride loop. Output-only (bytes), so 2^32 elements cost 4 GiB.
+// and uses a grid-stride loop. Output-only (bytes), so 2^32 elements cost 4 GiB. The plan declares
+// the count the kernel is passed as a host argument (`int n`; the fixed twin's is 64-bit), so the
+// prediction also names it (arg:n) once n >= 2^31; n_plus_255, declared first, wraps from
+// n = 2^31 - 255 and stays the reported wrap.
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"
@@ -35,6 +38,91 @@ __global__ void iota_bytes_u64(std::uint8_t* y, std::uint64_t n) {
 // here because signed overflow is undefined in C++).
 std::int32_t as_int32(std::uint64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
 
+const device::Function& legacy_fn() {
+  static const device::Function fn =
+      device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_int), "iota_bytes_int");
+  return fn;
+}
+const device::Function& fixed_fn() {
+  static const device::Function fn =
+      device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_u64), "iota_bytes_u64");
+  return fn;
+}
+
+// One shape: y is rows*cols bytes (the count n, exact in 64 bits here).
+class HostInt32CountCase final : public BoundCase {
+ public:
+  HostInt32CountCase(const Params& p, Variant variant)
+      : n_(p.get_u64("rows") * p.get_u64("cols")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits& limits) const override {
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.block = {kThreads, 1, 1};
+    if (variant_ == Variant::legacy) {
+      const std::int32_t n32 = as_int32(n_);
+      const std::int32_t blocks = as_int32(static_cast<std::uint32_t>(n32) + 255u) / 256;
+      l.name = "iota_bytes_int";
+      l.grid = {static_cast<std::uint32_t>(blocks), 1, 1};  // dim3 takes unsigned int
+      plan.indices.push_back({"n_plus_255", u128{n_} + 255, IndexType::int32, "elements"});
+      plan.host_arguments.push_back({"n", n_, IndexType::int32});  // kernel(y, int n, ...)
+    } else {
+      l.name = "iota_bytes_u64";
+      l.grid = {std::min(ceil_div(n_, kThreads), limits.max_grid_x), 1, 1};
+      plan.indices.push_back({"i", u128{n_} - 1, IndexType::uint64, "elements"});
+      plan.host_arguments.push_back({"n", n_, IndexType::uint64});  // kernel(y, uint64_t n)
+    }
+    plan.launches.push_back(l);
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override { return {{"y", BufferRole::output, ElementType::u8, n_}}; }
+  // bytes_moved: the default (y written once).
+  std::vector<SplitPiece> split(const DeviceLimits&) const override {
+    return pieces_of("elements", n_, kReferencePiece);
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "a pure function of the element index: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const LaunchSpec l = plan(limits).launches.front();
+    std::uint8_t* y = bufs.as<std::uint8_t>("y");
+    if (variant_ == Variant::legacy) {
+      int n = as_int32(n_);
+      std::uint64_t base = 0;
+      void* args[] = {&y, &n, &base};
+      launcher.launch(legacy_fn(), l, args, stream);  // upstream never checks
+    } else {
+      std::uint64_t n = n_;
+      void* args[] = {&y, &n};
+      launcher.launch_checked(fixed_fn(), l, args, stream);
+    }
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    for (const SplitPiece& piece : split(limits)) {
+      std::uint8_t* y = bufs.as<std::uint8_t>("y") + piece.begin;
+      int n = static_cast<int>(piece.end - piece.begin);
+      std::uint64_t base = piece.begin;
+      void* args[] = {&y, &n, &base};
+      LaunchSpec l;
+      l.block = {kThreads, 1, 1};
+      l.grid = {ceil_div(piece.end - piece.begin, kThreads), 1, 1};
+      launcher.launch_checked(legacy_fn(), l, args, stream);
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    return tail_biased_samples(bufs.index_of("y"), n_, 4096, seed, count,
+                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
+  }
+
+ private:
+  std::uint64_t n_;
+  Variant variant_;
+};
+
 class HostInt32Count final : public Kernel {
  public:
   std::string name() const override { return "selftest.host_int32"; }
@@ -47,81 +135,8 @@ class HostInt32Count final : public Kernel {
             {"cols", "bytes per row", "65536", {}, 1, 1 << 20}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits& limits) const override {
-    const std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.block = {kThreads, 1, 1};
-    if (variant == "legacy") {
-      const std::int32_t n32 = as_int32(n);
-      const std::int32_t blocks = as_int32(static_cast<std::uint32_t>(n32) + 255u) / 256;
-      l.name = "iota_bytes_int";
-      l.grid = {static_cast<std::uint32_t>(blocks), 1, 1};  // dim3 takes unsigned int
-      plan.indices.push_back({"n_plus_255", u128{n} + 255, IndexType::int32, "elements"});
-    } else {
-      l.name = "iota_bytes_u64";
-      l.grid = {std::min(ceil_div(n, kThreads), limits.max_grid_x), 1, 1};
-      plan.indices.push_back({"i", u128{n} - 1, IndexType::uint64, "elements"});
-    }
-    plan.launches.push_back(l);
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    return {{"y", BufferRole::output, ElementType::u8, p.get_u64("rows") * p.get_u64("cols")}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("rows") * p.get_u64("cols"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    return pieces_of("elements", p.get_u64("rows") * p.get_u64("cols"), kReferencePiece);
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "a pure function of the element index: bit-exact"};
-  }
-  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override {}
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    std::uint8_t* y = bufs.as<std::uint8_t>(0);
-    if (variant == "legacy") {
-      int n = as_int32(p.get_u64("rows") * p.get_u64("cols"));
-      std::uint64_t base = 0;
-      void* args[] = {&y, &n, &base};
-      launcher.launch(legacy_fn(), l, args, stream);  // upstream never checks
-    } else {
-      std::uint64_t n = p.get_u64("rows") * p.get_u64("cols");
-      void* args[] = {&y, &n};
-      launcher.launch_checked(fixed_fn(), l, args, stream);
-    }
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    for (const SplitPiece& piece : split(p, limits)) {
-      std::uint8_t* y = bufs.as<std::uint8_t>(0) + piece.begin;
-      int n = static_cast<int>(piece.end - piece.begin);
-      std::uint64_t base = piece.begin;
-      void* args[] = {&y, &n, &base};
-      LaunchSpec l;
-      l.block = {kThreads, 1, 1};
-      l.grid = {ceil_div(piece.end - piece.begin, kThreads), 1, 1};
-      launcher.launch_checked(legacy_fn(), l, args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet&, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return tail_biased_samples(0, p.get_u64("rows") * p.get_u64("cols"), 4096, seed, count,
-                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
-  }
-
- private:
-  static const device::Function& legacy_fn() {
-    static const device::Function fn =
-        device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_int), "iota_bytes_int");
-    return fn;
-  }
-  static const device::Function& fixed_fn() {
-    static const device::Function fn =
-        device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_u64), "iota_bytes_u64");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<HostInt32CountCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

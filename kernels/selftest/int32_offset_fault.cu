@@ -28,6 +28,76 @@ __global__ void store_rows(std::uint8_t* y, unsigned cols, std::uint64_t row_bas
   }
 }
 
+template <bool Int32Offset>
+const device::Function& store_rows_fn() {
+  static const device::Function fn = device::Function::from_symbol(
+      reinterpret_cast<const void*>(&store_rows<Int32Offset>), Int32Offset ? "store_rows_int32" : "store_rows_u64");
+  return fn;
+}
+
+// One shape: y is [rows][cols] bytes.
+class Int32OffsetFaultCase final : public BoundCase {
+ public:
+  Int32OffsetFaultCase(const Params& p, Variant variant)
+      : rows_(p.get_u64("rows")), cols_(p.get_u64("cols")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "store_rows";
+    l.grid = {rows_, 1, 1};
+    l.block = {kThreads, 1, 1};
+    plan.launches.push_back(l);
+    plan.indices.push_back({"y_offset", u128{rows_} * cols_ - 1,
+                            variant_ == Variant::legacy ? IndexType::int32 : IndexType::uint64, "elements"});
+    plan.host_arguments.push_back({"cols", cols_, IndexType::uint32});  // unsigned cols
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"y", BufferRole::output, ElementType::u8, rows_ * cols_}};
+  }
+  // bytes_moved: the default (y written once).
+  std::vector<SplitPiece> split(const DeviceLimits&) const override {
+    // Rows per piece: its offsets stay below 2^31 (int32 is exact there).
+    return pieces_of("rows", rows_, std::max<std::uint64_t>(1, (1ull << 31) / cols_));
+  }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0, "a pure function of the element index: bit-exact"};
+  }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    std::uint8_t* y = bufs.as<std::uint8_t>("y");
+    unsigned cols = static_cast<unsigned>(cols_);
+    std::uint64_t row_base = 0;
+    void* args[] = {&y, &cols, &row_base};
+    const LaunchSpec l = plan(limits).launches.front();
+    launch_variant(launcher, variant_, store_rows_fn<true>(), store_rows_fn<false>(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    unsigned cols = static_cast<unsigned>(cols_);
+    for (const SplitPiece& piece : split(limits)) {
+      std::uint8_t* y = bufs.as<std::uint8_t>("y") + piece.begin * cols;
+      std::uint64_t row_base = piece.begin;
+      void* args[] = {&y, &cols, &row_base};
+      LaunchSpec l;
+      l.grid = {piece.end - piece.begin, 1, 1};
+      l.block = {kThreads, 1, 1};
+      launcher.launch_checked(store_rows_fn<true>(), l, args, stream);  // the same kernel, offsets in range
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    return tail_biased_samples(bufs.index_of("y"), rows_ * cols_, 1 << 20, seed, count,
+                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
+  }
+
+ private:
+  std::uint64_t rows_, cols_;
+  Variant variant_;
+};
+
 class Int32OffsetFault final : public Kernel {
  public:
   std::string name() const override { return "selftest.int32_offset_fault"; }
@@ -39,65 +109,8 @@ class Int32OffsetFault final : public Kernel {
     return {{"rows", "rows, one block each", "64", {}, 1, 1 << 22}, {"cols", "bytes per row", "4096", {}, 1, 65536}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "store_rows";
-    l.grid = {rows, 1, 1};
-    l.block = {kThreads, 1, 1};
-    plan.launches.push_back(l);
-    plan.indices.push_back(
-        {"y_offset", u128{rows} * cols - 1, variant == "legacy" ? IndexType::int32 : IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    return {{"y", BufferRole::output, ElementType::u8, p.get_u64("rows") * p.get_u64("cols")}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return p.get_u64("rows") * p.get_u64("cols"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    // Rows per piece: its offsets stay below 2^31 (int32 is exact there).
-    return pieces_of("rows", p.get_u64("rows"), std::max<std::uint64_t>(1, (1ull << 31) / p.get_u64("cols")));
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "a pure function of the element index: bit-exact"};
-  }
-  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override {}
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    std::uint8_t* y = bufs.as<std::uint8_t>(0);
-    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
-    std::uint64_t row_base = 0;
-    void* args[] = {&y, &cols, &row_base};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    launch_variant(launcher, variant, function<true>(), function<false>(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
-    for (const SplitPiece& piece : split(p, limits)) {
-      std::uint8_t* y = bufs.as<std::uint8_t>(0) + piece.begin * cols;
-      std::uint64_t row_base = piece.begin;
-      void* args[] = {&y, &cols, &row_base};
-      LaunchSpec l;
-      l.grid = {piece.end - piece.begin, 1, 1};
-      l.block = {kThreads, 1, 1};
-      launcher.launch_checked(function<true>(), l, args, stream);  // the same kernel, offsets in range
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet&, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return tail_biased_samples(0, p.get_u64("rows") * p.get_u64("cols"), 1 << 20, seed, count,
-                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
-  }
-
- private:
-  template <bool Int32Offset>
-  static const device::Function& function() {
-    static const device::Function fn = device::Function::from_symbol(
-        reinterpret_cast<const void*>(&store_rows<Int32Offset>), Int32Offset ? "store_rows_int32" : "store_rows_u64");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<Int32OffsetFaultCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

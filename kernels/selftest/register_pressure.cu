@@ -63,6 +63,85 @@ std::uint32_t heavy_mix_host(std::uint32_t seed_word) {
   return h & 0x7FFFFFFFu;
 }
 
+const device::Function& unbounded_fn() {
+  static const device::Function fn =
+      device::Function::from_symbol(reinterpret_cast<const void*>(&mix_unbounded), "mix_unbounded");
+  return fn;
+}
+const device::Function& bounded_fn() {
+  static const device::Function fn =
+      device::Function::from_symbol(reinterpret_cast<const void*>(&mix_bounded), "mix_bounded");
+  return fn;
+}
+
+// One shape: x and y are n words; the block size is the caller's.
+class RegisterPressureCase final : public BoundCase {
+ public:
+  RegisterPressureCase(const Params& p, Variant variant)
+      : threads_(p.get_u64("threads")), n_(p.get_u64("n")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    const bool legacy = variant_ == Variant::legacy;
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = legacy ? "mix_unbounded" : "mix_bounded";
+    l.grid = {ceil_div(n_, threads_), 1, 1};
+    l.block = {threads_, 1, 1};
+    l.func.num_regs = legacy ? kLegacyRegisters : kFixedRegisters;
+    plan.launches.push_back(l);
+    plan.indices.push_back({"i", u128{l.grid.x} * threads_ - 1, IndexType::uint64, "elements"});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::u32, n_}, {"y", BufferRole::output, ElementType::u32, n_}};
+  }
+  // bytes_moved: the default (x read once, y written once).
+  std::vector<SplitPiece> split(const DeviceLimits&) const override {
+    return {{"n", 0, n_}};  // one piece: the bounded kernel at 256 threads
+  }
+  ComparePolicy compare_policy() const override { return {true, 0, 0, "integer mixing: bit-exact"}; }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_words(bufs.ptr("x"), n_, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const std::uint32_t* x = bufs.as<std::uint32_t>("x");
+    std::uint32_t* y = bufs.as<std::uint32_t>("y");
+    std::uint64_t n = n_;
+    void* args[] = {&x, &y, &n};
+    const LaunchSpec l = plan(limits).launches.front();
+    launch_variant(launcher, variant_, unbounded_fn(), bounded_fn(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits&, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    const std::uint32_t* x = bufs.as<std::uint32_t>("x");
+    std::uint32_t* y = bufs.as<std::uint32_t>("y");
+    std::uint64_t n = n_;
+    void* args[] = {&x, &y, &n};
+    LaunchSpec l;
+    l.grid = {ceil_div(n, 256), 1, 1};
+    l.block = {256, 1, 1};
+    launcher.launch_checked(bounded_fn(), l, args, stream);
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::size_t xi = bufs.index_of("x"), yi = bufs.index_of("y");
+    SampleSequence pick{seed | 1};
+    std::vector<ReferenceSample> out;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint64_t e = pick.next(n_);
+      std::uint32_t x = 0;
+      bufs.read(xi, e * sizeof(x), &x, sizeof(x));
+      out.push_back({yi, e, static_cast<double>(heavy_mix_host(x)), 0, 0});
+    }
+    return out;
+  }
+
+ private:
+  std::uint64_t threads_, n_;
+  Variant variant_;
+};
+
 class RegisterPressure final : public Kernel {
  public:
   std::string name() const override { return "selftest.register_pressure"; }
@@ -75,80 +154,8 @@ class RegisterPressure final : public Kernel {
             {"n", "elements (u32)", "65536", {}, 1, 1 << 26}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const std::uint64_t threads = p.get_u64("threads"), n = p.get_u64("n");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = variant == "legacy" ? "mix_unbounded" : "mix_bounded";
-    l.grid = {ceil_div(n, threads), 1, 1};
-    l.block = {threads, 1, 1};
-    l.func.num_regs = variant == "legacy" ? kLegacyRegisters : kFixedRegisters;
-    plan.launches.push_back(l);
-    plan.indices.push_back({"i", u128{l.grid.x} * threads - 1, IndexType::uint64, "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t n = p.get_u64("n");
-    return {{"x", BufferRole::input, ElementType::u32, n}, {"y", BufferRole::output, ElementType::u32, n}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override { return 8 * p.get_u64("n"); }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    return {{"n", 0, p.get_u64("n")}};  // one piece: the bounded kernel at 256 threads
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "integer mixing: bit-exact"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_words(bufs.ptr(0), p.get_u64("n"), seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const std::uint32_t* x = bufs.as<std::uint32_t>(0);
-    std::uint32_t* y = bufs.as<std::uint32_t>(1);
-    std::uint64_t n = p.get_u64("n");
-    void* args[] = {&x, &y, &n};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(unbounded_fn(), l, args, stream);
-    else
-      launcher.launch_checked(bounded_fn(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits&, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    const std::uint32_t* x = bufs.as<std::uint32_t>(0);
-    std::uint32_t* y = bufs.as<std::uint32_t>(1);
-    std::uint64_t n = p.get_u64("n");
-    void* args[] = {&x, &y, &n};
-    LaunchSpec l;
-    l.grid = {ceil_div(n, 256), 1, 1};
-    l.block = {256, 1, 1};
-    launcher.launch_checked(bounded_fn(), l, args, stream);
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    const std::uint64_t n = p.get_u64("n");
-    SampleSequence pick{seed | 1};
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::uint64_t e = pick.next(n);
-      std::uint32_t x = 0;
-      bufs.read(0, e * sizeof(x), &x, sizeof(x));
-      out.push_back({1, e, static_cast<double>(heavy_mix_host(x)), 0, 0});
-    }
-    return out;
-  }
-
- private:
-  static const device::Function& unbounded_fn() {
-    static const device::Function fn =
-        device::Function::from_symbol(reinterpret_cast<const void*>(&mix_unbounded), "mix_unbounded");
-    return fn;
-  }
-  static const device::Function& bounded_fn() {
-    static const device::Function fn =
-        device::Function::from_symbol(reinterpret_cast<const void*>(&mix_bounded), "mix_bounded");
-    return fn;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<RegisterPressureCase>(p, parse_legacy_or_fixed(name(), variant));
   }
 };
 

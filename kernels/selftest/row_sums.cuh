@@ -58,6 +58,103 @@ struct RowSumTraits {
   std::uint64_t reference_offsets;   // a split piece keeps its offsets below this
 };
 
+template <OffsetKind kind>
+const device::Function& row_sums_fn() {
+  static const device::Function fn =
+      device::Function::from_symbol(reinterpret_cast<const void*>(&row_sums<kind>), "row_sums");
+  return fn;
+}
+
+// One shape: the input layer is [rows][cols] bytes ("x", or layer 1 of "arena"), sums has a word
+// per row.
+template <OffsetKind LegacyKind>
+class RowSumCase final : public BoundCase {
+ public:
+  RowSumCase(const RowSumTraits& t, const Params& p, Variant variant)
+      : t_(t), rows_(p.get_u64("rows")), cols_(p.get_u64("cols")), variant_(variant) {}
+
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    LaunchSpec l;
+    l.name = "row_sums";
+    l.grid = {rows_, 1, 1};
+    l.block = {kRowSumThreads, 1, 1};
+    plan.launches.push_back(l);
+    plan.indices.push_back({"x_offset", u128{rows_} * cols_ - 1,
+                            variant_ == Variant::legacy ? t_.legacy_type : IndexType::uint64, "elements"});
+    plan.host_arguments.push_back({"cols", cols_, IndexType::uint32});  // unsigned cols
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    const std::uint64_t layer = rows_ * cols_;
+    return {{input_name(), BufferRole::input, ElementType::u8, layer * (t_.neighbour_layer ? 2 : 1)},
+            {"sums", BufferRole::output, ElementType::u32, rows_}};
+  }
+  // One layer read, the sums written (the arena's other layer is never read).
+  std::uint64_t bytes_moved() const override { return rows_ * (cols_ + 4); }
+  std::vector<SplitPiece> split(const DeviceLimits&) const override {
+    const std::uint64_t per_piece = std::max<std::uint64_t>(1, t_.reference_offsets / cols_);
+    std::vector<SplitPiece> pieces;
+    for (std::uint64_t r = 0; r < rows_; r += per_piece) pieces.push_back({"rows", r, std::min(rows_, r + per_piece)});
+    return pieces;
+  }
+  ComparePolicy compare_policy() const override { return {true, 0, 0, "integer sums: bit-exact in any order"}; }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    fill_bytes(bufs.ptr(input_name()), buffers().front().elements, seed, stream);
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const std::uint8_t* layer = this->layer(bufs);
+    std::uint32_t* sums = bufs.as<std::uint32_t>("sums");
+    unsigned cols = static_cast<unsigned>(cols_);
+    void* args[] = {&layer, &sums, &cols};
+    const LaunchSpec l = plan(limits).launches.front();
+    if (variant_ == Variant::legacy)
+      launcher.launch(row_sums_fn<LegacyKind>(), l, args, stream);
+    else
+      launcher.launch_checked(row_sums_fn<OffsetKind::uint64>(), l, args, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    unsigned cols = static_cast<unsigned>(cols_);
+    for (const SplitPiece& piece : split(limits)) {
+      const std::uint8_t* layer = this->layer(bufs) + piece.begin * cols;
+      std::uint32_t* sums = bufs.as<std::uint32_t>("sums") + piece.begin;
+      void* args[] = {&layer, &sums, &cols};
+      LaunchSpec l;
+      l.grid = {piece.end - piece.begin, 1, 1};
+      l.block = {kRowSumThreads, 1, 1};
+      launcher.launch_checked(row_sums_fn<LegacyKind>(), l, args, stream);  // the same kernel, offsets in range
+    }
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                             std::size_t count) const override {
+    const std::uint64_t layer_begin = t_.neighbour_layer ? rows_ * cols_ : 0;
+    const std::size_t input = bufs.index_of(input_name()), sums = bufs.index_of("sums");
+    SampleSequence pick{seed | 1};
+    std::vector<std::uint8_t> row_bytes(cols_);
+    std::vector<ReferenceSample> out;
+    for (std::size_t k = 0; k < count; ++k) {
+      // Half the samples in the last rows, where the offsets wrap.
+      const std::uint64_t row = k % 2 ? rows_ - 1 - pick.next(std::min<std::uint64_t>(rows_, 64)) : pick.next(rows_);
+      bufs.read(input, layer_begin + row * cols_, row_bytes.data(), cols_);
+      std::uint64_t sum = 0;
+      for (std::uint8_t b : row_bytes) sum += b;
+      out.push_back({sums, row, static_cast<double>(sum), 0, 0});
+    }
+    return out;
+  }
+
+ private:
+  const char* input_name() const { return t_.neighbour_layer ? "arena" : "x"; }
+  const std::uint8_t* layer(const BufferSet& bufs) const {
+    return bufs.as<std::uint8_t>(input_name()) + (t_.neighbour_layer ? rows_ * cols_ : 0);
+  }
+  RowSumTraits t_;  // a copy: a bound case does not depend on its kernel's lifetime
+  std::uint64_t rows_, cols_;
+  Variant variant_;
+};
+
 template <OffsetKind LegacyKind>
 class RowSumKernel final : public Kernel {
  public:
@@ -69,92 +166,11 @@ class RowSumKernel final : public Kernel {
     return {{"rows", "rows, one block each", "64", {}, 1, 1 << 22}, {"cols", "bytes per row", "4096", {}, 1, 65536}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-
-  LaunchPlan plan(const Params& p, const std::string& variant, const DeviceLimits&) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "row_sums";
-    l.grid = {rows, 1, 1};
-    l.block = {kRowSumThreads, 1, 1};
-    plan.launches.push_back(l);
-    plan.indices.push_back({"x_offset", u128{rows} * cols - 1, variant == "legacy" ? t_.legacy_type : IndexType::uint64,
-                            "elements"});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    const std::uint64_t rows = p.get_u64("rows"), layer = rows * p.get_u64("cols");
-    return {{t_.neighbour_layer ? "arena" : "x", BufferRole::input, ElementType::u8, layer * (t_.neighbour_layer ? 2 : 1)},
-            {"sums", BufferRole::output, ElementType::u32, rows}};
-  }
-  std::uint64_t bytes_moved(const Params& p) const override {
-    return p.get_u64("rows") * (p.get_u64("cols") + 4);
-  }
-  std::vector<SplitPiece> split(const Params& p, const DeviceLimits&) const override {
-    const std::uint64_t rows = p.get_u64("rows"), per_piece = std::max<std::uint64_t>(1, t_.reference_offsets / p.get_u64("cols"));
-    std::vector<SplitPiece> pieces;
-    for (std::uint64_t r = 0; r < rows; r += per_piece) pieces.push_back({"rows", r, std::min(rows, r + per_piece)});
-    return pieces;
-  }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override {
-    return {true, 0, 0, "integer sums: bit-exact in any order"};
-  }
-  void fill_inputs(const Params& p, std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    fill_bytes(bufs.ptr(0), buffers(p)[0].elements, seed, stream);
-  }
-  void launch(const Params& p, const std::string& variant, const DeviceLimits& limits, const BufferSet& bufs,
-              device::Launcher& launcher, CUstream stream) const override {
-    const std::uint8_t* layer = this->layer(p, bufs);
-    std::uint32_t* sums = bufs.as<std::uint32_t>(1);
-    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
-    void* args[] = {&layer, &sums, &cols};
-    const LaunchSpec l = plan(p, variant, limits).launches.front();
-    if (variant == "legacy")
-      launcher.launch(function<LegacyKind>(), l, args, stream);
-    else
-      launcher.launch_checked(function<OffsetKind::uint64>(), l, args, stream);
-  }
-  void launch_split_reference(const Params& p, const DeviceLimits& limits, const BufferSet& bufs,
-                              device::Launcher& launcher, CUstream stream) const override {
-    unsigned cols = static_cast<unsigned>(p.get_u64("cols"));
-    for (const SplitPiece& piece : split(p, limits)) {
-      const std::uint8_t* layer = this->layer(p, bufs) + piece.begin * cols;
-      std::uint32_t* sums = bufs.as<std::uint32_t>(1) + piece.begin;
-      void* args[] = {&layer, &sums, &cols};
-      LaunchSpec l;
-      l.grid = {piece.end - piece.begin, 1, 1};
-      l.block = {kRowSumThreads, 1, 1};
-      launcher.launch_checked(function<LegacyKind>(), l, args, stream);  // the same kernel, offsets in range
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params& p, const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    const std::uint64_t rows = p.get_u64("rows"), cols = p.get_u64("cols");
-    const std::uint64_t layer_begin = t_.neighbour_layer ? rows * cols : 0;
-    SampleSequence pick{seed | 1};
-    std::vector<std::uint8_t> row_bytes(cols);
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
-      // Half the samples in the last rows, where the offsets wrap.
-      const std::uint64_t row = k % 2 ? rows - 1 - pick.next(std::min<std::uint64_t>(rows, 64)) : pick.next(rows);
-      bufs.read(0, layer_begin + row * cols, row_bytes.data(), cols);
-      std::uint64_t sum = 0;
-      for (std::uint8_t b : row_bytes) sum += b;
-      out.push_back({1, row, static_cast<double>(sum), 0, 0});
-    }
-    return out;
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<RowSumCase<LegacyKind>>(t_, p, parse_legacy_or_fixed(name(), variant));
   }
 
  private:
-  const std::uint8_t* layer(const Params& p, const BufferSet& bufs) const {
-    return bufs.as<std::uint8_t>(0) + (t_.neighbour_layer ? p.get_u64("rows") * p.get_u64("cols") : 0);
-  }
-  template <OffsetKind kind>
-  static const device::Function& function() {
-    static const device::Function fn =
-        device::Function::from_symbol(reinterpret_cast<const void*>(&row_sums<kind>), "row_sums");
-    return fn;
-  }
   RowSumTraits t_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,11 +51,21 @@ inline std::vector<SplitPiece> pieces_of(const std::string& axis, std::uint64_t 
   return pieces;
 }
 
+// The variants of a kernel with a fixed twin. bind() parses the variant name once; an unknown one
+// is an error (std::invalid_argument naming the kernel).
+enum class Variant { legacy, fixed };
+
+inline Variant parse_legacy_or_fixed(const std::string& kernel, const std::string& variant) {
+  if (variant == "legacy") return Variant::legacy;
+  if (variant == "fixed") return Variant::fixed;
+  throw std::invalid_argument(kernel + ": unknown variant '" + variant + "' (legacy, fixed)");
+}
+
 // The production launch of a variant: `legacy` as upstream launches it (unchecked: a refusal is
 // only recorded, and the output is whatever it is), the fixed twin through launch_checked.
-inline void launch_variant(device::Launcher& launcher, const std::string& variant, const device::Function& legacy,
+inline void launch_variant(device::Launcher& launcher, Variant variant, const device::Function& legacy,
                            const device::Function& fixed, const LaunchSpec& spec, void** args, CUstream stream) {
-  if (variant == "legacy")
+  if (variant == Variant::legacy)
     launcher.launch(legacy, spec, args, stream);
   else
     launcher.launch_checked(fixed, spec, args, stream);
@@ -84,11 +95,11 @@ std::vector<ReferenceSample> tail_biased_samples(std::size_t buffer, std::uint64
   return out;
 }
 
-// Expected value of y = 2x + 1 over float inputs read back from input buffer 0 (2x is exact, so
-// the kernel's fp32 result is 2x+1 rounded once).
+// Expected value of y = 2x + 1 over float inputs read back from the input buffer "x" (2x is exact,
+// so the kernel's fp32 result is 2x+1 rounded once).
 inline double two_x_plus_one(const BufferSet& bufs, std::uint64_t e) {
   float x = 0;
-  bufs.read(0, e * sizeof(float), &x, sizeof(float));
+  bufs.read(bufs.index_of("x"), e * sizeof(float), &x, sizeof(float));
   return static_cast<double>(2.0f * x + 1.0f);
 }
 

@@ -31,7 +31,7 @@ RC_GTEST_PROP(SelftestFlatYZProperty, FixedNeverRefusedAndSplitCoversEveryRowOnc
   Params p = Params::defaults(k->axes());
   p.set("rows", std::to_string(rows));
   std::uint64_t next = 0;
-  for (const auto& piece : k->split(p, kH200)) {
+  for (const auto& piece : k->bind(p, "fixed")->split(kH200)) {
     RC_ASSERT(piece.begin == next);
     RC_ASSERT(piece.end - piece.begin <= kH200.max_grid_z);
     next = piece.end;

@@ -18,6 +18,33 @@ using namespace gridfuzz;
 
 namespace {
 
+[[noreturn]] void unused() { throw std::logic_error("host-only test kernel"); }
+
+// One case of SizedKernel: host-only (the device side is never asked for).
+class SizedCase final : public BoundCase {
+ public:
+  SizedCase(std::uint64_t n, std::uint64_t per_n, ElementType type) : n_(n), per_n_(per_n), type_(type) {}
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back({"k", {(n_ + 255) / 256, 1, 1}, {256, 1, 1}});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override { return {{"data", BufferRole::output, type_, n_ * per_n_}}; }
+  std::uint64_t bytes_moved() const override { return 0; }
+  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
+  ComparePolicy compare_policy() const override { return {}; }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
+  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
+  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
+    unused();
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
+
+ private:
+  std::uint64_t n_, per_n_;
+  ElementType type_;
+};
+
 // A host-only kernel whose one buffer holds n * per_n elements of `type`, launched as one
 // 1-D grid of ceil(n/256) blocks of 256 threads: what a plugin declares, with no index ranges.
 class SizedKernel : public Kernel {
@@ -28,35 +55,11 @@ class SizedKernel : public Kernel {
   std::vector<std::string> variants() const override { return {"only"}; }
   std::vector<AxisSpec> axes() const override { return {{"n", "elements / per_n", "1", {}, 1, 1ll << 40, 1}}; }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  LaunchPlan plan(const Params& p, const std::string&, const DeviceLimits&) const override {
-    LaunchPlan plan;
-    plan.launches.push_back({"k", {ceil_blocks(p.get_u64("n")), 1, 1}, {256, 1, 1}});
-    return plan;
-  }
-  std::vector<BufferSpec> buffers(const Params& p) const override {
-    return {{"data", BufferRole::output, type_, p.get_u64("n") * per_n_}};
-  }
-  std::uint64_t bytes_moved(const Params&) const override { return 0; }
-  std::vector<SplitPiece> split(const Params&, const DeviceLimits&) const override { return {}; }
-  ComparePolicy compare_policy(const Params&, const std::string&) const override { return {}; }
-  void fill_inputs(const Params&, std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
-  void launch(const Params&, const std::string&, const DeviceLimits&, const BufferSet&, device::Launcher&,
-              CUstream) const override {
-    unused();
-  }
-  void launch_split_reference(const Params&, const DeviceLimits&, const BufferSet&, device::Launcher&,
-                              CUstream) const override {
-    unused();
-  }
-  std::vector<ReferenceSample> cpu_reference(const Params&, const BufferSet&, std::uint64_t,
-                                             std::size_t) const override {
-    unused();
-    return {};
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
+    return std::make_unique<SizedCase>(p.get_u64("n"), per_n_, type_);
   }
 
  private:
-  static std::uint64_t ceil_blocks(std::uint64_t n) { return (n + 255) / 256; }
-  [[noreturn]] static void unused() { throw std::logic_error("host-only test kernel"); }
   std::uint64_t per_n_;
   ElementType type_;
 };

@@ -44,7 +44,7 @@ RC_GTEST_PROP(SplitPlanProperty, TokenPiecesPartitionTheBatchAndFitEveryLimit, (
   const auto top_k = *rc::gen::inRange<std::uint64_t>(1, 17);
   const auto proj = *rc::gen::element<std::string>("gate_up", "down");
   const Params p = params_for(*moe, "tokens=" + std::to_string(tokens) + ",top_k=" + std::to_string(top_k) + ",proj=" + proj);
-  const auto pieces = moe->split(p, sm90());
+  const auto pieces = moe->bind(p, "legacy")->split(sm90());
   std::uint64_t next = 0;
   for (const SplitPiece& s : pieces) {
     RC_ASSERT(s.axis == "tokens");
@@ -81,7 +81,7 @@ RC_GTEST_PROP(SplitPlanProperty, FixedLaunchTilesPartitionTheOutput, ()) {
 }
 
 TEST(SplitPlan, GemmaBatchOf8192SplitsIntoTwoPieces) {
-  const auto pieces = moe->split(params_for(*moe, "tokens=8192,top_k=8"), sm90());
+  const auto pieces = moe->bind(params_for(*moe, "tokens=8192,top_k=8"), "legacy")->split(sm90());
   ASSERT_EQ(pieces.size(), 2u);
   EXPECT_EQ(pieces[0].end, 8191u);
   EXPECT_EQ(pieces[1].end, 8192u);

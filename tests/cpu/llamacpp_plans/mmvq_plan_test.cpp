@@ -134,7 +134,7 @@ TEST(LlamacppMmvqKernel, SplitPiecesCoverEveryTokenOnce) {
     Params p = Params::defaults(k->axes());
     p.set("tokens", std::to_string(tokens));
     std::uint64_t next = 0;
-    for (const SplitPiece& piece : k->split(p, h200())) {
+    for (const SplitPiece& piece : k->bind(p, "upstream")->split(h200())) {
       EXPECT_EQ(piece.begin, next);
       EXPECT_GT(piece.end, piece.begin);
       // Pieces of 1 token would run the other kernel (not bit-exact): at least 2 unless the call has 1.
@@ -156,7 +156,7 @@ TEST(LlamacppMmqKernel, SplitPiecesCoverEveryTokenOnceInPiecesOf4000) {
     Params p = Params::defaults(k->axes());
     p.set("tokens", std::to_string(tokens));
     std::uint64_t next = 0;
-    for (const SplitPiece& piece : k->split(p, h200())) {
+    for (const SplitPiece& piece : k->bind(p, "upstream")->split(h200())) {
       EXPECT_EQ(piece.begin, next);
       EXPECT_GT(piece.end, piece.begin);
       EXPECT_LE(piece.end - piece.begin, 4000u);

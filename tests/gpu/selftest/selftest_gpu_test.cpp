@@ -140,7 +140,7 @@ std::string memory_at(const selftest::Trigger& t) {
   Params p = Params::defaults(k->axes());
   for (const auto& [axis, v] : t.fixed_axes) p.set(axis, v);
   p.set(t.axis, std::to_string(t.first_bad));
-  auto specs = k->buffers(p);
+  auto specs = k->buffers(p, t.variant);
   std::uint64_t bytes = GuardedBuffers::footprint(specs);
   for (auto& s : specs)
     if (s.role == BufferRole::input) s.elements = 0;

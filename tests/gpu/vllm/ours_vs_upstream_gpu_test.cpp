@@ -37,9 +37,10 @@ namespace {
 // Plain device buffers (no guard zones: both calls are legal and their outputs are compared).
 class PlainBuffers final : public BufferSet {
  public:
-  explicit PlainBuffers(const std::vector<BufferSpec>& specs) {
+  explicit PlainBuffers(const std::vector<BufferSpec>& specs) : specs_(specs) {
     for (const BufferSpec& s : specs) buffers_.emplace_back(s.bytes());
   }
+  using BufferSet::ptr;
   CUdeviceptr ptr(std::size_t i) const override { return buffers_.at(i).get(); }
   std::uint64_t bytes(std::size_t i) const override { return buffers_.at(i).bytes(); }
   void read(std::size_t i, std::uint64_t offset, void* host, std::uint64_t n) const override {
@@ -48,6 +49,7 @@ class PlainBuffers final : public BufferSet {
   void write(std::size_t i, std::uint64_t offset, const void* host, std::uint64_t n) const override {
     buffers_.at(i).upload(host, n, offset);
   }
+  std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
   template <class T>
   std::vector<T> all(std::size_t i) const {
     std::vector<T> v(buffers_.at(i).bytes() / sizeof(T));
@@ -57,6 +59,7 @@ class PlainBuffers final : public BufferSet {
   void poison(std::size_t i) const { buffers_.at(i).fill_words(0xDEADBEEFu); }
 
  private:
+  std::vector<BufferSpec> specs_;
   std::vector<device::DeviceBuffer> buffers_;
 };
 
@@ -80,31 +83,33 @@ class OursVsUpstreamGpu : public ::testing::Test {
     limits_ = device::query_limits(0);
   }
 
-  // Buffer order (gemv_call_parts.hpp): x, weights, [ids,] q8_1, dst.
+  // Buffers (gemv_call_parts.hpp): x, weights, [expert_ids,] q8_1, dst, the same for both adapters.
   Comparison compare(bool dense, gguf::QuantType t, const std::string& shape) {
     const auto ours = dense ? gguf::make_mmvq_kernel() : gguf::make_moe_vec_kernel();
     const auto theirs = dense ? make_mmvq_kernel() : make_moe_vec_kernel();
     const std::string overrides = shape + ",quant=" + std::string(gguf::to_string(t));
     const Params po = params_for(*ours, overrides), pt = params_for(*theirs, overrides);
-    const auto specs = ours->buffers(po);
-    const auto specs_theirs = theirs->buffers(pt);
+    const auto bound_ours = ours->bind(po, "fixed");
+    const auto bound_theirs = theirs->bind(pt, "upstream");
+    const auto specs = bound_ours->buffers();
+    const auto specs_theirs = bound_theirs->buffers();
     EXPECT_EQ(specs.size(), specs_theirs.size());
     for (std::size_t i = 0; i < specs.size() && i < specs_theirs.size(); ++i)
       EXPECT_EQ(specs[i].bytes(), specs_theirs[i].bytes()) << specs[i].name;
-    const std::size_t q8 = dense ? 2 : 3, dst = dense ? 3 : 4;
     PlainBuffers bufs(specs);
+    const std::size_t q8 = bufs.index_of("q8_1"), dst = bufs.index_of("dst");
     device::Stream stream;
-    ours->fill_inputs(po, 20261130, bufs, stream.get());
+    bound_ours->fill_inputs(20261130, bufs, stream.get());
     device::Launcher launcher;
     bufs.poison(q8);
     bufs.poison(dst);
-    ours->launch(po, "fixed", limits_, bufs, launcher, stream.get());
+    bound_ours->launch(limits_, bufs, launcher, stream.get());
     stream.synchronize();
     const auto q8_ours = bufs.all<std::uint32_t>(q8);
     const auto out_ours = bufs.all<float>(dst);
     bufs.poison(q8);
     bufs.poison(dst);
-    theirs->launch(pt, "upstream", limits_, bufs, launcher, stream.get());
+    bound_theirs->launch(limits_, bufs, launcher, stream.get());
     stream.synchronize();
     const auto q8_theirs = bufs.all<std::uint32_t>(q8);
     const auto out_theirs = bufs.all<float>(dst);
@@ -135,10 +140,10 @@ class OursVsUpstreamGpu : public ::testing::Test {
       std::uint64_t expert = 0;
       if (!dense) {
         int id = 0;
-        bufs.read(2, pair * 4, &id, 4);
+        bufs.read(bufs.index_of("expert_ids"), pair * 4, &id, 4);
         expert = static_cast<std::uint64_t>(id);
       }
-      bufs.read(1, (expert * rows + row) * row_bytes, w.data(), row_bytes);
+      bufs.read(bufs.index_of("weights"), (expert * rows + row) * row_bytes, w.data(), row_bytes);
       const std::uint64_t act_row = shape_of.activation_rows() == shape_of.pairs() ? pair : pair / shape_of.top_k;
       std::memcpy(act.data(), q8_ours.data() + act_row * stride_words, act.size() * sizeof(gguf::block_q8_1));
       const double tol = gguf::gpu_dot_tolerance_via_q8_1_sums(t, w.data(), act.data(), cols) +

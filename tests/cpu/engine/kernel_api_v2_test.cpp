@@ -1,0 +1,231 @@
+// Kernel API v2 itself (harness/include/gridfuzz/kernel.hpp): buffers found by name, the
+// defaults of a BoundCase, host-computed arguments judged by the prediction like indices, the
+// 16-bit index types, and the self-test kernels' bind(). Host only: no GPU.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gridfuzz/kernel.hpp"
+#include "gridfuzz/predictor.hpp"
+#include "gridfuzz/registry.hpp"
+#include "selftest_kernels.hpp"
+
+using namespace gridfuzz;
+
+namespace {
+
+const DeviceLimits kH200 = *device_preset("sm_90");
+
+const std::vector<BufferSpec> kSpecs = {{"x", BufferRole::input, ElementType::f32, 10},
+                                        {"weights", BufferRole::input, ElementType::u8, 7},
+                                        {"y", BufferRole::output, ElementType::i32, 3}};
+
+// A BufferSet with made-up addresses (nothing is dereferenced): buffer i lives at 0x1000 * (i + 1).
+class FakeBuffers final : public BufferSet {
+ public:
+  explicit FakeBuffers(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {}
+  using BufferSet::ptr;
+  CUdeviceptr ptr(std::size_t index) const override {
+    if (index >= specs_.size()) throw std::out_of_range("no buffer " + std::to_string(index));
+    return 0x1000 * (index + 1);
+  }
+  std::uint64_t bytes(std::size_t index) const override { return specs_.at(index).bytes(); }
+  void read(std::size_t, std::uint64_t, void*, std::uint64_t) const override { throw std::logic_error("host only"); }
+  void write(std::size_t, std::uint64_t, const void*, std::uint64_t) const override {
+    throw std::logic_error("host only");
+  }
+  std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
+
+ private:
+  std::vector<BufferSpec> specs_;
+};
+
+// A case that states only what it must: everything with a default keeps it.
+class MinimalCase final : public BoundCase {
+ public:
+  explicit MinimalCase(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {}
+  LaunchPlan plan(const DeviceLimits&) const override { return {}; }
+  std::vector<BufferSpec> buffers() const override { return specs_; }
+  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
+  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {}
+  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {}
+  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override {
+    return {};
+  }
+
+ private:
+  std::vector<BufferSpec> specs_;
+};
+
+// A plan with one legal launch and one host-computed argument.
+LaunchPlan plan_with_argument(const std::string& name, u128 value, IndexType type) {
+  LaunchPlan plan;
+  LaunchSpec l;
+  l.name = "k";
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  plan.launches.push_back(l);
+  plan.host_arguments.push_back({name, value, type});
+  return plan;
+}
+
+const Registry& selftests() {
+  static const Registry r = [] {
+    Registry reg;
+    selftest::register_kernels(reg);
+    return reg;
+  }();
+  return r;
+}
+
+}  // namespace
+
+TEST(BufferIndex, FindsEachBufferByItsName) {
+  EXPECT_EQ(buffer_index(kSpecs, "x"), 0u);
+  EXPECT_EQ(buffer_index(kSpecs, "weights"), 1u);
+  EXPECT_EQ(buffer_index(kSpecs, "y"), 2u);
+}
+
+TEST(BufferIndex, AnUnknownNameThrowsOutOfRangeNamingTheBuffers) {
+  try {
+    buffer_index(kSpecs, "dst");
+    FAIL() << "no throw";
+  } catch (const std::out_of_range& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'dst'"), std::string::npos) << what;
+    EXPECT_NE(what.find("x, weights, y"), std::string::npos) << what;
+  }
+  EXPECT_THROW(buffer_index({}, "x"), std::out_of_range);
+  EXPECT_THROW(buffer_index(kSpecs, "X"), std::out_of_range);  // names are exact
+}
+
+TEST(BufferSetByName, PtrAndAsReachTheBufferOfThatName) {
+  const FakeBuffers bufs(kSpecs);
+  for (std::size_t i = 0; i < kSpecs.size(); ++i) {
+    EXPECT_EQ(bufs.index_of(kSpecs[i].name), i);
+    EXPECT_EQ(bufs.ptr(kSpecs[i].name), bufs.ptr(i));
+  }
+  EXPECT_EQ(bufs.as<float>("x"), bufs.as<float>(0));
+  EXPECT_EQ(bufs.as<std::int32_t>("y"), bufs.as<std::int32_t>(2));
+  EXPECT_NE(bufs.ptr("x"), bufs.ptr("y"));
+  EXPECT_THROW(bufs.ptr("dst"), std::out_of_range);
+  EXPECT_THROW(bufs.as<float>("dst"), std::out_of_range);
+}
+
+RC_GTEST_PROP(BoundCaseDefaults, BytesMovedIsEveryBufferOnce, ()) {
+  const auto count = *rc::gen::inRange<std::size_t>(0, 6);
+  std::vector<BufferSpec> specs;
+  std::uint64_t expected = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto type = *rc::gen::element(ElementType::f32, ElementType::f16, ElementType::bf16, ElementType::i32,
+                                        ElementType::u32, ElementType::u8);
+    const auto elements = *rc::gen::inRange<std::uint64_t>(0, 1ull << 40);
+    const BufferRole role = i % 2 ? BufferRole::output : BufferRole::input;
+    specs.push_back({std::string(1, static_cast<char>('a' + i)), role, type, elements});
+    expected += elements * element_bytes(type);
+  }
+  RC_ASSERT(MinimalCase(specs).bytes_moved() == expected);
+}
+
+TEST(BoundCaseDefaults, ComparePolicyIsBitExactAndSaysSo) {
+  const ComparePolicy p = MinimalCase(kSpecs).compare_policy();
+  EXPECT_TRUE(p.exact);
+  EXPECT_EQ(p.rel_tol, 0.0);
+  EXPECT_EQ(p.abs_tol, 0.0);
+  EXPECT_FALSE(p.why.empty());
+}
+
+TEST(HostArguments, OneOverItsTypeIsPredictedAsAnArgumentWrap) {
+  struct Row {
+    IndexType type;
+    u128 last_fitting;
+  };
+  for (const Row& r : {Row{IndexType::int16, 32767}, Row{IndexType::uint16, 65535},
+                       Row{IndexType::int32, (u128{1} << 31) - 1}, Row{IndexType::uint32, (u128{1} << 32) - 1},
+                       Row{IndexType::int64, (u128{1} << 63) - 1}}) {
+    const Prediction fits = predict(plan_with_argument("n", r.last_fitting, r.type), kH200);
+    EXPECT_EQ(fits.index_wrap(), "safe") << to_string(r.type);
+    const Prediction wraps = predict(plan_with_argument("n", r.last_fitting + 1, r.type), kH200);
+    EXPECT_EQ(wraps.index_wrap(), "wrap:arg:n") << to_string(r.type);
+    // The launch itself is still legal: an argument wrap is an index verdict, not a refusal.
+    EXPECT_EQ(wraps.outcome, "accept") << to_string(r.type);
+  }
+}
+
+TEST(HostArguments, AreJudgedAfterTheDeclaredIndices) {
+  LaunchPlan plan = plan_with_argument("count", u128{1} << 40, IndexType::int32);
+  plan.indices.push_back({"offset", u128{1} << 33, IndexType::uint32, "elements"});
+  const Prediction p = predict(plan, kH200);
+  ASSERT_EQ(p.indices.size(), 2u);
+  EXPECT_EQ(p.indices[0].name, "offset");
+  EXPECT_EQ(p.indices[1].name, "arg:count");
+  EXPECT_FALSE(p.indices[1].safe);
+  EXPECT_EQ(p.index_wrap(), "wrap:offset");  // the first wrapping one
+}
+
+TEST(IndexTypes, SixteenBitTypesWrapAtTwoToFifteenAndSixteen) {
+  EXPECT_TRUE(first_wrapping_value(IndexType::int16) == (u128{1} << 15));
+  EXPECT_TRUE(first_wrapping_value(IndexType::uint16) == (u128{1} << 16));
+  EXPECT_TRUE(check_index({"i", 32767, IndexType::int16, "elements"}).safe);
+  EXPECT_FALSE(check_index({"i", 32768, IndexType::int16, "elements"}).safe);
+  EXPECT_TRUE(check_index({"i", 65535, IndexType::uint16, "elements"}).safe);
+  EXPECT_FALSE(check_index({"i", 65536, IndexType::uint16, "elements"}).safe);
+}
+
+TEST(IndexTypes, EveryTypeRoundTripsThroughItsName) {
+  std::set<std::string> names;
+  for (IndexType t : {IndexType::int16, IndexType::uint16, IndexType::int32, IndexType::uint32, IndexType::int64,
+                      IndexType::uint64}) {
+    const std::string name = to_string(t);
+    EXPECT_TRUE(names.insert(name).second) << name;
+    ASSERT_TRUE(parse_index_type(name)) << name;
+    EXPECT_EQ(*parse_index_type(name), t) << name;
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"int16", "uint16", "int32", "uint32", "int64", "uint64"}));
+  EXPECT_FALSE(parse_index_type("int8"));
+  EXPECT_FALSE(parse_index_type("Int16"));
+}
+
+// Every self-test kernel binds each of its variants, names its buffers uniquely, and refuses an
+// unknown variant; the conveniences give what the bound case gives.
+TEST(SelftestBind, EveryVariantBindsAndAnUnknownOneIsRefused) {
+  for (const auto& k : selftests().all()) {
+    const Params p = Params::defaults(k->axes());
+    for (const std::string& v : k->variants()) {
+      const auto bound = k->bind(p, v);
+      ASSERT_TRUE(bound) << k->name() << " " << v;
+      std::set<std::string> names;
+      for (const BufferSpec& b : bound->buffers())
+        EXPECT_TRUE(names.insert(b.name).second) << k->name() << " " << b.name;
+      EXPECT_EQ(k->buffers(p, v).size(), bound->buffers().size()) << k->name();
+      EXPECT_EQ(k->plan(p, v, kH200).launches.size(), bound->plan(kH200).launches.size()) << k->name();
+    }
+    EXPECT_THROW(k->bind(p, "no-such-variant"), std::invalid_argument) << k->name();
+  }
+}
+
+// selftest.host_int32 passes `int n = rows * cols` to its legacy kernel: the plan declares it,
+// so the prediction names the argument that wraps, and the fixed twin's 64-bit n never does.
+TEST(SelftestHostArguments, HostInt32DeclaresItsIntCount) {
+  const auto k = selftests().find("selftest.host_int32");
+  ASSERT_TRUE(k);
+  auto at = [&](std::uint64_t rows, const std::string& variant) {
+    Params p = Params::defaults(k->axes());
+    p.set("cols", "65536");
+    p.set("rows", std::to_string(rows));
+    const Prediction pred = predict(k->plan(p, variant, kH200), kH200);
+    for (const IndexVerdict& v : pred.indices)
+      if (v.name == "arg:n") return std::optional<bool>(v.safe);
+    return std::optional<bool>();
+  };
+  EXPECT_EQ(at(32767, "legacy"), std::optional<bool>(true));    // n = 2^31 - 65536
+  EXPECT_EQ(at(32768, "legacy"), std::optional<bool>(false));   // n = 2^31
+  EXPECT_EQ(at(65537, "legacy"), std::optional<bool>(false));   // n = 2^32 + 65536: small block count
+  EXPECT_EQ(at(65537, "fixed"), std::optional<bool>(true));
+}
