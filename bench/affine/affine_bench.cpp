@@ -76,18 +76,19 @@ void BM_affine_dense(benchmark::State& state, const char* variant) {
   const auto kernel = make_dense_qmm_kernel();
   const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const Params p = dense_params(*kernel, m, n, k);
-  GuardedBuffers bufs(kernel->buffers(p));
-  kernel->fill_inputs(p, 1, bufs, s.stream.get());
+  const auto bound = kernel->bind(p, variant);
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
   device::Launcher launcher;
   time_with_events(state, [&] {
     launcher.clear();
-    kernel->launch(p, variant, s.limits, bufs, launcher, s.stream.get());
+    bound->launch(s.limits, bufs, launcher, s.stream.get());
   });
   for (const auto& r : launcher.records())
     if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
   const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
   // qmv is bandwidth-bound on the weights: report their bytes; qmm: everything it touches.
-  set_counters(state, m == 1 ? weight_bytes : static_cast<double>(kernel->bytes_moved(p)), 2.0 * m * n * k);
+  set_counters(state, m == 1 ? weight_bytes : static_cast<double>(bound->bytes_moved()), 2.0 * m * n * k);
   state.SetLabel(m * 1 < 8 ? "qmv" : "qmm");
 }
 
@@ -97,8 +98,9 @@ void BM_cublas_bf16(benchmark::State& state) {
   const auto kernel = make_dense_qmm_kernel();
   const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const Params p = dense_params(*kernel, m, n, k);
-  GuardedBuffers bufs(kernel->buffers(p));
-  kernel->fill_inputs(p, 1, bufs, s.stream.get());
+  const auto bound = kernel->bind(p, "fixed");
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
   device::DeviceBuffer w16(static_cast<std::size_t>(n * k * 2));
   dequantize_weights(bufs.ptr(1), bufs.ptr(2), bufs.ptr(3), w16.get(), n, k, 4, 64, Dtype::bfloat16, s.stream.get());
   cublasHandle_t handle = nullptr;

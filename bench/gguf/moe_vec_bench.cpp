@@ -4,7 +4,7 @@
 //
 // One iteration = the adapter's production call (q8_1 quantize + moe_vec), timed with CUDA
 // events (UseManualTime); L2 is flushed before every iteration (a write of twice its size), so
-// small batches are not served from a warm L2. Counters: bytes (Kernel::bytes_moved) and GB/s.
+// small batches are not served from a warm L2. Counters: bytes (BoundCase::bytes_moved) and GB/s.
 // Variants of one shape run back to back on the same buffers, so their ratio is as fair as the
 // device allows. fixed_idx64: the fixed call on the 64-bit kernel (see BM_MoeVecIdx64).
 #include <benchmark/benchmark.h>
@@ -69,8 +69,9 @@ void use_shape(BenchDevice& d, const Params& p) {
   const std::string key = p.to_string();
   if (d.shape_key == key) return;
   d.bufs.reset();
-  d.bufs = std::make_unique<GuardedBuffers>(d.moe->buffers(p));
-  d.moe->fill_inputs(p, 1, *d.bufs, d.stream.get());
+  const auto bound = d.moe->bind(p, "fixed");  // inputs are the same for every variant
+  d.bufs = std::make_unique<GuardedBuffers>(bound->buffers());
+  bound->fill_inputs(1, *d.bufs, d.stream.get());
   d.stream.synchronize();
   d.shape_key = key;
 }
@@ -99,7 +100,7 @@ void time_calls(benchmark::State& state, BenchDevice& d, const Params& p, device
     if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
   std::sort(ms.begin(), ms.end());
   const double median_ms = ms.empty() ? 0 : ms[ms.size() / 2];
-  const double bytes = static_cast<double>(d.moe->bytes_moved(p));
+  const double bytes = static_cast<double>(d.moe->bind(p, "fixed")->bytes_moved());
   state.counters["bytes"] = bytes;
   state.counters["GBps_median"] = median_ms > 0 ? bytes / (median_ms * 1e6) : 0;
   state.counters["ms_median"] = median_ms;
@@ -124,8 +125,8 @@ void BM_MoeVec(benchmark::State& state, std::string quant, std::string variant) 
   if (dp == nullptr) return;
   BenchDevice& d = *dp;
   device::Launcher launcher;
-  time_calls(state, d, p, launcher,
-             [&] { d.moe->launch(p, variant, d.limits, *d.bufs, launcher, d.stream.get()); });
+  const auto bound = d.moe->bind(p, variant);
+  time_calls(state, d, p, launcher, [&] { bound->launch(d.limits, *d.bufs, launcher, d.stream.get()); });
 }
 
 // The `fixed` call with its moe_vec forced onto the 64-bit gemv_tiled instantiation, which
@@ -136,9 +137,10 @@ void BM_MoeVecIdx64(benchmark::State& state, std::string quant) {
   BenchDevice* dp = device_with_shape(state, quant, p);
   if (dp == nullptr) return;
   BenchDevice& d = *dp;
-  constexpr std::size_t kX = 0, kWeights = 1, kIds = 2, kQ8 = 3, kDst = 4;  // GemvCallKernel::buffers order
-  const gguf::MoeCallShape s = gguf::moe_shape_from(p);
   const GuardedBuffers& b = *d.bufs;
+  const std::size_t kX = b.index_of("x"), kWeights = b.index_of("weights"), kIds = b.index_of("expert_ids"),
+                    kQ8 = b.index_of("q8_1"), kDst = b.index_of("dst");
+  const gguf::MoeCallShape s = gguf::moe_shape_from(p);
   device::Launcher launcher;
   const auto call = [&] {
     gguf::launch_quantize_q8_1(gguf::QuantizeGeometry::tiles_64, b.as<float>(kX), b.as<int>(kQ8), s.activation_rows(),
@@ -149,7 +151,7 @@ void BM_MoeVecIdx64(benchmark::State& state, std::string quant) {
                       d.limits, launcher, d.stream.get(), true, gguf::GemvIndexWidth::bits64);
   };
   std::vector<std::uint8_t> narrow(b.bytes(kDst)), wide(b.bytes(kDst));
-  d.moe->launch(p, "fixed", d.limits, b, launcher, d.stream.get());  // the 32-bit kernel
+  d.moe->bind(p, "fixed")->launch(d.limits, b, launcher, d.stream.get());  // the 32-bit kernel
   d.stream.synchronize();
   b.read(kDst, 0, narrow.data(), narrow.size());
   cudaMemsetAsync(reinterpret_cast<void*>(b.ptr(kDst)), 0xFF, b.bytes(kDst), reinterpret_cast<cudaStream_t>(d.stream.get()));

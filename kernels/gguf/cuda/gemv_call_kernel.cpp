@@ -121,7 +121,7 @@ class GemvCallCase final : public BoundCase {
  private:
   GemvArgs args(const BufferSet& bufs) const {
     return gemv_args(s_, bufs.as<std::uint8_t>("weights"), bufs.as<int>("q8_1"), reinterpret_cast<void*>(bufs.ptr("dst")),
-                     s_.dense ? nullptr : bufs.as<int>("ids"));
+                     s_.dense ? nullptr : bufs.as<int>("expert_ids"));
   }
 
   MoeCallShape s_;

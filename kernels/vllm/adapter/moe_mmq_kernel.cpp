@@ -95,7 +95,7 @@ class MoeMmqCase final : public BoundCase {
     for (auto& id : ids) id = static_cast<int>(rng() % s.experts);
     ids.front() = static_cast<int>(s.experts - 1);  // the highest expert, and on the last pair too
     ids.back() = static_cast<int>(s.experts - 1);
-    bufs.write(bufs.index_of("ids"), 0, ids.data(), ids.size() * 4);
+    bufs.write(bufs.index_of("expert_ids"), 0, ids.data(), ids.size() * 4);
     write_aligned_routing(s, ids, bufs);
   }
 
