@@ -10,7 +10,7 @@ const std::vector<AotKernel>& aot_kernels() {
   static const std::vector<AotKernel> all = [] {
     std::vector<AotKernel> v;
     for (auto part : {qmm_sm80_kernels_bf16_b4, qmm_sm80_kernels_bf16_b8, qmm_sm80_kernels_f16_b4,
-                      qmm_sm80_kernels_f16_b8})
+                      qmm_sm80_kernels_f16_b8, qmm_sm80_kernels_bf16_b4_g32, qmm_sm80_kernels_bf16_b4_g128})
       for (AotKernel& k : part()) v.push_back(std::move(k));
     return v;
   }();

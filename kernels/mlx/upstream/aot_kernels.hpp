@@ -18,6 +18,9 @@ std::vector<AotKernel> qmm_sm80_kernels_bf16_b4();
 std::vector<AotKernel> qmm_sm80_kernels_bf16_b8();
 std::vector<AotKernel> qmm_sm80_kernels_f16_b4();
 std::vector<AotKernel> qmm_sm80_kernels_f16_b8();
+// bf16, 4-bit at group sizes 32 and 128 (the other types at those sizes are not built).
+std::vector<AotKernel> qmm_sm80_kernels_bf16_b4_g32();
+std::vector<AotKernel> qmm_sm80_kernels_bf16_b4_g128();
 
 // All of the above.
 const std::vector<AotKernel>& aot_kernels();

@@ -74,6 +74,18 @@ TEST_F(MlxGpu, QmvPassesAtEveryGroupSize) {
   }
 }
 
+// qmm_sm80 at groups 32 and 128 (tile_k 64 and 128, qmm_sm80.cu:20): built for bf16 4-bit.
+TEST_F(MlxGpu, Bf16FourBitQmmSm80PassesAtGroups32And128) {
+  for (const char* g : {"32", "128"}) {
+    for (const char* tokens : {"8", "40", "300"}) {
+      const std::string o = std::string("bits=4,dtype=bf16,vocab=4096,cols=2048,tokens=") + tokens + ",group_size=" + g;
+      SCOPED_TRACE(o);
+      expect_pass(run(true, "upstream", o));
+      expect_pass(run(true, "chunked", o));
+    }
+  }
+}
+
 // MLX's qmv rounds 8-bit dequantized weights to the activation type (qmv.cu:29-40); at K = 64 that
 // rounding dominates the float accumulation, and the CPU reference's tolerance has to include it
 // (found by the first sweep: 214 of 256 samples outside the float-only bound).
