@@ -80,18 +80,18 @@ struct Shape {
   std::int64_t m, n, k;
 };
 
-// The one place that calls Kernel methods: parameters, buffers with the adapter's random inputs
+// The one place that calls Kernel methods: the case bound once, buffers with the adapter's random inputs
 // (seed 1), and one production call enqueued on the session stream.
 class KernelCall {
  public:
   KernelCall(std::shared_ptr<const Kernel> kernel, const Shape& s, std::string variant)
-      : session_(session()), kernel_(std::move(kernel)), params_(params_of(*kernel_, s)), variant_(std::move(variant)),
-        bufs_(kernel_->buffers(params_)) {
-    kernel_->fill_inputs(params_, 1, bufs_, session_.stream.get());
+      : session_(session()), kernel_(std::move(kernel)), bound_(kernel_->bind(params_of(*kernel_, s), variant)),
+        bufs_(bound_->buffers()) {
+    bound_->fill_inputs(1, bufs_, session_.stream.get());
   }
   void enqueue() {
     launcher_.clear();
-    kernel_->launch(params_, variant_, session_.limits, bufs_, launcher_, session_.stream.get());
+    bound_->launch(session_.limits, bufs_, launcher_, session_.stream.get());
   }
   // The launches of the last call ("name grid=(..) block=(..) smem=N"), and the first refused one.
   std::string launches() const {
@@ -119,8 +119,7 @@ class KernelCall {
   }
   DeviceSession& session_;  // first: the context must exist before the buffers are allocated
   std::shared_ptr<const Kernel> kernel_;
-  Params params_;
-  std::string variant_;
+  std::unique_ptr<BoundCase> bound_;
   GuardedBuffers bufs_;
   device::Launcher launcher_;
 };

@@ -73,6 +73,8 @@ reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
     row.set_u128("max_index", iv->max_value);
     for (const auto& range : r.plan.indices)
       if (range.name == iv->name) row.set("index_type", to_string(range.type));
+    for (const auto& arg : r.plan.host_arguments)  // predicted as "arg:<name>" (predictor.cpp)
+      if ("arg:" + arg.name == iv->name) row.set("index_type", to_string(arg.type));
   }
   row.set("index_wrap", r.prediction.index_wrap());
   row.set("predicted", r.prediction.outcome);

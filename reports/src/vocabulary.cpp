@@ -137,7 +137,7 @@ Error check_index_wrap(std::string_view value) {
 
 Error check_index_type(std::string_view value) {
   if (value.empty() || gridfuzz::parse_index_type(std::string(value))) return std::nullopt;
-  return invalid("index_type", value, "", "empty | int32 | uint32 | int64 | uint64");
+  return invalid("index_type", value, "", "empty | int16 | uint16 | int32 | uint32 | int64 | uint64");
 }
 
 Error check_row(const CsvRow& row, bool check_vocabulary) {

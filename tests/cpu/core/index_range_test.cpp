@@ -64,8 +64,9 @@ TEST(IndexRange, BytesWrapBeforeElements) {
 }
 
 TEST(IndexRange, TypeNamesRoundTrip) {
-  for (auto t : {IndexType::int32, IndexType::uint32, IndexType::int64, IndexType::uint64})
+  for (auto t : {IndexType::int16, IndexType::uint16, IndexType::int32, IndexType::uint32, IndexType::int64,
+                 IndexType::uint64})
     EXPECT_EQ(parse_index_type(to_string(t)), t);
-  EXPECT_FALSE(parse_index_type("int16").has_value());
+  EXPECT_FALSE(parse_index_type("int8").has_value());
   EXPECT_EQ(to_string_u128(u128{1} << 64), "18446744073709551616");
 }

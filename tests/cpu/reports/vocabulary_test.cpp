@@ -102,7 +102,7 @@ TEST(Vocabulary, RowCheckNamesTheColumn) {
   rejected_because("predicted", "refuse:grid.w");
   rejected_because("observed", "crash");
   rejected_because("index_wrap", "wrap:");
-  rejected_because("index_type", "int16");
+  rejected_because("index_type", "int8");
   rejected_because("tokens", "8k");
   rejected_because("grid_z", "65536.0");
   rejected_because("max_index", "-1");

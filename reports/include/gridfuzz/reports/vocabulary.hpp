@@ -28,7 +28,7 @@ std::optional<std::string> check_verdict(std::string_view value);
 // safe | wrap:<name>
 std::optional<std::string> check_index_wrap(std::string_view value);
 
-// empty | int32 | uint32 | int64 | uint64
+// empty | int16 | uint16 | int32 | uint32 | int64 | uint64
 std::optional<std::string> check_index_type(std::string_view value);
 
 // A whole row: the vocabulary columns above (predicted, observed, verdict and index_wrap must
