@@ -2,6 +2,7 @@
 
 #include <rapidcheck.h>
 
+#include <atomic>
 #include <charconv>
 #include <exception>
 #include <limits>
@@ -98,8 +99,11 @@ class SweepRun {
         // Under a budget, this target's share of the time left; what it leaves goes to the next.
         const auto share_end = share_deadline(targets.size() - i);
         const auto over = [&] { return out_of_time() || std::chrono::steady_clock::now() > share_end; };
-        // Draw and run in small chunks, so the share's end stops the drawing soon after it comes.
+        // Draw and run in small chunks, so the share's end stops the drawing soon after it comes;
+        // once a case of this target has finished, no new one starts after the share's end.
         chunk_cap_ = s_.time_budget_s > 0 ? kBudgetedRandomChunk : s_.chunk;
+        target_rows_ = 0;
+        share_over_ = [&] { return target_rows_ > 0 && std::chrono::steady_clock::now() > share_end; };
         const auto drawn = check_random_shapes(
             targets[i], s_,
             [&](const Case& c) {
@@ -109,6 +113,7 @@ class SweepRun {
             over);
         flush();
         chunk_cap_ = s_.chunk;
+        share_over_ = nullptr;
         note_gave_up(targets[i], drawn);
       }
     flush();
@@ -150,14 +155,14 @@ class SweepRun {
     if (pending_.size() >= std::max<std::size_t>(std::min(s_.chunk, chunk_cap_), 1)) flush();
   }
 
-  // Runs the queued cases; none is started once the time budget is spent.
+  // Runs the queued cases; none is started once the time budget (or a target's share) is spent.
   void flush() {
     if (pending_.empty()) return;
     std::unordered_set<std::uint64_t> finished;
     executor_.run(pending_, [&](const Case& c, const reports::CsvRow& row) {
       finished.insert(id_key(c.id()));
       take(c, row);
-    }, [&] { return out_of_time(); });
+    }, [&] { return out_of_time() || (share_over_ && share_over_()); });
     for (const Case& c : pending_)
       if (!finished.contains(id_key(c.id()))) {
         summary_.budget_hit = true;
@@ -177,6 +182,7 @@ class SweepRun {
   void take(const Case& c, const reports::CsvRow& row) {
     met_.insert(id_key(c.id()));
     ++summary_.ran;
+    ++target_rows_;
     tally(c, row.get("verdict"));
     on_new_row_(row);
   }
@@ -243,6 +249,10 @@ class SweepRun {
   // at most one chunk more); otherwise in chunks of s_.chunk.
   static constexpr std::size_t kBudgetedRandomChunk = 32;
   std::size_t chunk_cap_ = std::numeric_limits<std::size_t>::max();
+  // While a target has its share of a budget: rows it finished (the executor's workers read it),
+  // and whether its share is spent.
+  std::atomic<std::size_t> target_rows_{0};
+  std::function<bool()> share_over_;
   std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
   std::unordered_map<std::uint64_t, std::string> resumed_;  // verdicts of a resumed CSV
   std::unordered_map<std::uint64_t, std::string> failing_;  // verdicts of the failing rows

@@ -216,8 +216,10 @@ TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
                                builtin_registry().find("gguf.quantize_q8_1").get()},
                               kH200);
   keep_boundary_tiers(plan, {"none"});
-  SimulatedDevices slow(2, kH200, std::chrono::microseconds(4000));  // about 1000 cases/s on two
-  const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 1.5});
+  // Up to 60 ms a case (about 70 cases/s on two): a chunk of random cases takes longer than a
+  // target's share, so the share must also stop cases from starting, not only their drawing.
+  SimulatedDevices slow(2, kH200, std::chrono::microseconds(60000));
+  const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 2.0});
   EXPECT_TRUE(part.summary.budget_hit);
   std::map<std::string, int> rows_per_target;
   for (const auto& [id, row] : part.rows) ++rows_per_target[row.get("kernel") + " " + row.get("variant")];
