@@ -26,10 +26,10 @@ unset label
 set tmargin at screen 0.746753
 set bmargin at screen 0.487013
 set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:9.4]
+set xrange [-0.8:13.4]
 set yrange [0.4:2.6]
-set xtics ("16" 0, "67107" 1.8, "67108" 2.8, "67109" 3.8, "67110" 4.8, "67111" 5.8, "134225" 7.6, "134226" 8.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 67109' 2, 'fixed: no failure up to 134226' 1) font ',10'
+set xtics ("16" 0, "67107" 1.8, "67108" 2.8, "67109" 3.8, "67110" 4.8, "67111" 5.8, "134216" 7.6, "134217" 8.6, "134218" 9.6, "134219" 10.6, "134220" 11.6, "134225" 12.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 67109' 2, 'fixed: no failure up to 134225' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
@@ -72,10 +72,10 @@ unset label
 set tmargin at screen 0.746753
 set bmargin at screen 0.487013
 set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:9.4]
+set xrange [-0.8:13.4]
 set yrange [0.4:2.6]
-set xtics ("16" 0, "67107" 1.8, "67108" 2.8, "67109" 3.8, "67110" 4.8, "67111" 5.8, "134225" 7.6, "134226" 8.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 67109' 2, 'fixed: no failure up to 134226' 1) font ',10'
+set xtics ("16" 0, "67107" 1.8, "67108" 2.8, "67109" 3.8, "67110" 4.8, "67111" 5.8, "134216" 7.6, "134217" 8.6, "134218" 9.6, "134219" 10.6, "134220" 11.6, "134225" 12.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 67109' 2, 'fixed: no failure up to 134225' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'

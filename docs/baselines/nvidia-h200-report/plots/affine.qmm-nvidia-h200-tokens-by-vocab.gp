@@ -17,7 +17,7 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:402678]
+set yrange [22369.7:402675]
 set xrange [-0.6:0.6]
 set xtics ('32000' 0) font ',10'
 set grid ytics
@@ -40,7 +40,7 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:402678]
+set yrange [22369.7:402675]
 set xrange [-0.6:0.6]
 set xtics ('32000' 0) font ',10'
 set grid ytics

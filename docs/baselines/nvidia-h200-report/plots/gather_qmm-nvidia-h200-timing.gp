@@ -18,7 +18,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [10.6667:524288]
+set xrange [10.6667:524286]
 set format x '%.0f'
 
 # times
@@ -40,7 +40,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.969367:1.25432]
+set yrange [0.937614:1.21479]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked / mlx.gather_qmm upstream', \
@@ -58,7 +58,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [10.6667:524288]
+set xrange [10.6667:524286]
 set format x '%.0f'
 
 # times
@@ -80,7 +80,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.969367:1.25432]
+set yrange [0.937614:1.21479]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked / mlx.gather_qmm upstream', \

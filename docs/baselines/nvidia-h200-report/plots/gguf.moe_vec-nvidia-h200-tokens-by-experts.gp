@@ -17,7 +17,7 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:2.35926e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('128' 0) font ',10'
 set grid ytics
@@ -29,9 +29,9 @@ plot here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 wit
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
@@ -46,7 +46,7 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:2.35926e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('128' 0) font ',10'
 set grid ytics
@@ -58,9 +58,9 @@ plot here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 wit
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle

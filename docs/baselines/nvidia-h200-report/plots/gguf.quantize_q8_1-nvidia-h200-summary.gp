@@ -26,10 +26,10 @@ unset label
 set tmargin at screen 0.746753
 set bmargin at screen 0.487013
 set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:8.4]
+set xrange [-0.8:12.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "762599" 7.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 762599' 1) font ',10'
+set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "699049" 7.6, "699050" 8.6, "699051" 9.6, "699052" 10.6, "699053" 11.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 699053' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
@@ -72,10 +72,10 @@ unset label
 set tmargin at screen 0.746753
 set bmargin at screen 0.487013
 set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:8.4]
+set xrange [-0.8:12.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "762599" 7.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 762599' 1) font ',10'
+set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "699049" 7.6, "699050" 8.6, "699051" 9.6, "699052" 10.6, "699053" 11.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 699053' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'

@@ -17,7 +17,7 @@ set title 'mlx.gather_qmm on NVIDIA H200: first failing tokens for each experts'
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:1.04857e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('128' 0) font ',10'
 set grid ytics
@@ -40,7 +40,7 @@ set title 'mlx.gather_qmm on NVIDIA H200: first failing tokens for each experts'
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:1.04857e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('128' 0) font ',10'
 set grid ytics

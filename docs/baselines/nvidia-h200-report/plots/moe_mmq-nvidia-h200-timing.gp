@@ -13,12 +13,11 @@ if (exists("ARG0") && strlen(ARG0) > 0) {
 reset
 set terminal pngcairo size 1300,820 noenhanced font ',10'
 set output here.'moe_mmq-nvidia-h200-timing.png'
-set multiplot title 'moe_mmq on NVIDIA H200: median time by tokens' font ',14'
+set multiplot title 'moe_mmq on NVIDIA H200: median time by cols' font ',14'
 set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
-set logscale x
-set xrange [170.667:571948]
+set xrange [1889.6:22270.4]
 set format x '%.0f'
 
 # times
@@ -36,9 +35,9 @@ set tmargin at screen 0.38
 set bmargin at screen 0.10
 unset logscale y
 set format x '%.0f'
-set xlabel 'tokens'
+set xlabel 'cols'
 set ylabel 'ratio of medians'
-set yrange [0.979598:1.02053]
+set yrange [0.966652:1.02]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_mmq-nvidia-h200-timing.dat' index 2 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'chunked / upstream'
 unset multiplot
@@ -49,12 +48,11 @@ set output
 reset
 set terminal svg size 1300,820 noenhanced font 'sans,10' background rgb 'white'
 set output here.'moe_mmq-nvidia-h200-timing.svg'
-set multiplot title 'moe_mmq on NVIDIA H200: median time by tokens' font ',14'
+set multiplot title 'moe_mmq on NVIDIA H200: median time by cols' font ',14'
 set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
-set logscale x
-set xrange [170.667:571948]
+set xrange [1889.6:22270.4]
 set format x '%.0f'
 
 # times
@@ -72,9 +70,9 @@ set tmargin at screen 0.38
 set bmargin at screen 0.10
 unset logscale y
 set format x '%.0f'
-set xlabel 'tokens'
+set xlabel 'cols'
 set ylabel 'ratio of medians'
-set yrange [0.979598:1.02053]
+set yrange [0.966652:1.02]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_mmq-nvidia-h200-timing.dat' index 2 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'chunked / upstream'
 unset multiplot

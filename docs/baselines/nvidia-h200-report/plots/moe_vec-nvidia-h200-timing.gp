@@ -18,7 +18,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [42.6667:1.17963e+06]
+set xrange [42.6667:12291]
 set format x '%.0f'
 
 # times
@@ -30,8 +30,8 @@ set format x ''
 set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'moe_vec-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'gguf.moe_vec fixed', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'gguf.moe_vec rows_x', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'gguf.moe_vec zchunk', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'gguf.moe_vec zchunk', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'gguf.moe_vec rows_x', \
      here.'moe_vec-nvidia-h200-timing.dat' index 4 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#9467bd' title 'gguf.moe_vec pairs_x', \
      here.'moe_vec-nvidia-h200-timing.dat' index 5 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#8c564b' title 'vllm.moe_vec upstream', \
      here.'moe_vec-nvidia-h200-timing.dat' index 6 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#e377c2' title 'vllm.moe_vec chunked'
@@ -43,11 +43,11 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.859954:1.02]
+set yrange [0.863427:1.02]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_vec-nvidia-h200-timing.dat' index 7 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'gguf.moe_vec fixed / gguf.moe_vec legacy', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 8 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#2ca02c' title 'gguf.moe_vec rows_x / gguf.moe_vec legacy', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 9 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'gguf.moe_vec zchunk / gguf.moe_vec legacy', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 8 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#2ca02c' title 'gguf.moe_vec zchunk / gguf.moe_vec legacy', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 9 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'gguf.moe_vec rows_x / gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 10 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#9467bd' title 'gguf.moe_vec pairs_x / gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 11 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#e377c2' title 'vllm.moe_vec chunked / vllm.moe_vec upstream', \
      here.'moe_vec-nvidia-h200-timing.dat' index 12 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#d62728' title 'gguf.moe_vec fixed / vllm.moe_vec upstream'
@@ -64,7 +64,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [42.6667:1.17963e+06]
+set xrange [42.6667:12291]
 set format x '%.0f'
 
 # times
@@ -76,8 +76,8 @@ set format x ''
 set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'moe_vec-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'gguf.moe_vec fixed', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'gguf.moe_vec rows_x', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'gguf.moe_vec zchunk', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'gguf.moe_vec zchunk', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'gguf.moe_vec rows_x', \
      here.'moe_vec-nvidia-h200-timing.dat' index 4 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#9467bd' title 'gguf.moe_vec pairs_x', \
      here.'moe_vec-nvidia-h200-timing.dat' index 5 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#8c564b' title 'vllm.moe_vec upstream', \
      here.'moe_vec-nvidia-h200-timing.dat' index 6 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#e377c2' title 'vllm.moe_vec chunked'
@@ -89,11 +89,11 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.859954:1.02]
+set yrange [0.863427:1.02]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_vec-nvidia-h200-timing.dat' index 7 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'gguf.moe_vec fixed / gguf.moe_vec legacy', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 8 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#2ca02c' title 'gguf.moe_vec rows_x / gguf.moe_vec legacy', \
-     here.'moe_vec-nvidia-h200-timing.dat' index 9 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'gguf.moe_vec zchunk / gguf.moe_vec legacy', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 8 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#2ca02c' title 'gguf.moe_vec zchunk / gguf.moe_vec legacy', \
+     here.'moe_vec-nvidia-h200-timing.dat' index 9 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'gguf.moe_vec rows_x / gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 10 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#9467bd' title 'gguf.moe_vec pairs_x / gguf.moe_vec legacy', \
      here.'moe_vec-nvidia-h200-timing.dat' index 11 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#e377c2' title 'vllm.moe_vec chunked / vllm.moe_vec upstream', \
      here.'moe_vec-nvidia-h200-timing.dat' index 12 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#d62728' title 'gguf.moe_vec fixed / vllm.moe_vec upstream'

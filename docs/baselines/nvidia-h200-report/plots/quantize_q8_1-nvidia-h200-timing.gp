@@ -18,7 +18,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [42.6667:3.73549e+06]
+set xrange [42.6667:3.7355e+06]
 set format x '%.0f'
 
 # times
@@ -40,7 +40,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'rows'
 set ylabel 'ratio of medians'
-set yrange [0.870633:1.22104]
+set yrange [0.911889:1.12968]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'quantize_q8_1-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'gguf.quantize_q8_1 fixed / gguf.quantize_q8_1 legacy', \
      here.'quantize_q8_1-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'vllm.quantize_q8_1 chunked / vllm.quantize_q8_1 upstream', \
@@ -58,7 +58,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [42.6667:3.73549e+06]
+set xrange [42.6667:3.7355e+06]
 set format x '%.0f'
 
 # times
@@ -80,7 +80,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'rows'
 set ylabel 'ratio of medians'
-set yrange [0.870633:1.22104]
+set yrange [0.911889:1.12968]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'quantize_q8_1-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'gguf.quantize_q8_1 fixed / gguf.quantize_q8_1 legacy', \
      here.'quantize_q8_1-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'vllm.quantize_q8_1 chunked / vllm.quantize_q8_1 upstream', \

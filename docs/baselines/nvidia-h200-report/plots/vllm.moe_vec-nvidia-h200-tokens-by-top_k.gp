@@ -17,7 +17,7 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:2.35926e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('8' 0) font ',10'
 set grid ytics
@@ -40,7 +40,7 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:2.35926e+06]
+set yrange [2730.67:24582]
 set xrange [-0.6:0.6]
 set xtics ('8' 0) font ',10'
 set grid ytics

@@ -26,10 +26,10 @@ unset label
 set tmargin at screen 0.753165
 set bmargin at screen 0.5
 set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.781646 left font ',11'
-set xrange [-0.8:8.4]
+set xrange [-0.8:12.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490329' 1) font ',10'
+set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6, "2490330" 8.6, "2490331" 9.6, "2490332" 10.6, "2490333" 11.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490333' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -72,10 +72,10 @@ unset label
 set tmargin at screen 0.753165
 set bmargin at screen 0.5
 set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.781646 left font ',11'
-set xrange [-0.8:8.4]
+set xrange [-0.8:12.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490329' 1) font ',10'
+set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6, "2490330" 8.6, "2490331" 9.6, "2490332" 10.6, "2490333" 11.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490333' 1) font ',10'
 set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
