@@ -10,6 +10,7 @@
 #include "model_option.hpp"
 #include "parse.hpp"
 #include "session.hpp"
+#include "gridfuzz/verdict.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -37,7 +38,7 @@ int run_cases(Session& session, const std::vector<Case>& cases, const std::strin
     const reports::CsvRow row = session.execute(c);
     if (csv) csv->write(row);
     std::cout << format_row_line(row) << std::endl;
-    failures += is_failure(row.get("verdict"));
+    failures += verdict_fails_run(row.get("verdict"));
   }
   std::cout << cases.size() << " case(s), " << failures << " failing" << (session.worker_restarts() ? ", worker restarts: " + std::to_string(session.worker_restarts()) : "") << "\n";
   return failures ? kFound : kOk;

@@ -153,7 +153,7 @@ reports::CsvRow Session::row_without_reply(const Case& c, const std::string& obs
   CaseResult r = predict_case(k, c, limits_.limits);
   Observation obs{observed, ""};
   r.observed = observed;
-  r.verdict = decide_verdict(r.prediction, obs, ledger_.expects_failure(c.kernel, c.variant, r.prediction));
+  r.verdict = decide_verdict(r.prediction, obs, ledger_.expects_failure(c.kernel, c.variant, r.prediction)).to_string();
   RunContext ctx = ctx_;
   ctx.device_index = device;
   return to_row(r, ctx);
@@ -237,10 +237,6 @@ std::string format_row_line(const reports::CsvRow& row) {
   if (!row.get("time_ms_median").empty()) line += " " + field("time_ms_median") + " ms";
   line += "  " + field("replay");
   return line;
-}
-
-bool is_failure(const std::string& verdict) {
-  return verdict.rfind("fail:", 0) == 0 || verdict == "model-mismatch" || verdict == "unexpected-pass";
 }
 
 }  // namespace gridfuzz::cli

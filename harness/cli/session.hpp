@@ -76,7 +76,5 @@ class Session : public CaseExecutor {
 
 // One line per row for the console.
 std::string format_row_line(const reports::CsvRow& row);
-// True for verdicts that fail a run: fail:*, model-mismatch, unexpected-pass.
-bool is_failure(const std::string& verdict);
 
 }  // namespace gridfuzz::cli

@@ -24,6 +24,7 @@
 #include "parse.hpp"
 #include "progress.hpp"
 #include "session.hpp"
+#include "gridfuzz/verdict.hpp"
 #include "sweep_plan.hpp"
 #include "sweep_run.hpp"
 
@@ -274,7 +275,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                  .device_bytes = session.limits().limits.total_mem_bytes};
     SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
       csv.write(row);
-      progress.step(format_row_line(row), is_failure(row.get("verdict")));
+      progress.step(format_row_line(row), verdict_fails_run(row.get("verdict")));
     });
     progress.finish();
     // What the plan left out (shapes a kernel refuses, cases over the device's memory) is said with

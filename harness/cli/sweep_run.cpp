@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "session.hpp"
+#include "gridfuzz/verdict.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -46,7 +47,7 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
         const Params p = *random_params(k, t.boundaries);
         RC_PRE(!k.check(p).has_value());
         RC_PRE(s.device_bytes == 0 || case_device_bytes(k, p) <= s.device_bytes);
-        RC_ASSERT(!is_failure(verdict_of(Case{k.name(), t.variant, p, s.seed})));
+        RC_ASSERT(!verdict_fails_run(verdict_of(Case{k.name(), t.variant, p, s.seed})));
       }),
       metadata, params, quiet, {});  // no reproduce map: RC_PARAMS is not read (nor echoed)
 }
@@ -173,7 +174,7 @@ class SweepRun {
 
   void tally(const Case& c, const std::string& verdict) {
     ++summary_.by_verdict[verdict];
-    if (!is_failure(verdict)) return;
+    if (!verdict_fails_run(verdict)) return;
     failing_.emplace(id_key(c.id()), verdict);
     failing_targets_.insert(target_key(c.kernel, c.variant));
     summary_.failures.push_back(verdict + "  " + c.replay());
@@ -229,7 +230,7 @@ class SweepRun {
         ++summary_.reused;
         tally(c, *verdict);
       }
-      if (is_failure(*verdict)) last_failing = c;
+      if (verdict_fails_run(*verdict)) last_failing = c;
       return *verdict;
     });
     if (run_error) std::rethrow_exception(run_error);

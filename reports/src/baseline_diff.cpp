@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "gridfuzz/verdict.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/row_set.hpp"
@@ -135,18 +136,18 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
     if (it == before.end()) {
       diff.added_cases.push_back(change_of(row, "absent"));
       // A case the baseline never ran that fails now is a new failure: no baseline vouches for it.
-      if (is_failing_verdict(verdict)) record_new_failure(diff, change_of(row, "absent"));
+      if (gridfuzz::verdict_fails_run(verdict)) record_new_failure(diff, change_of(row, "absent"));
       continue;
     }
     ++diff.matched_cases;
     const CsvRow& old = *it->second;
     const std::string& old_verdict = old.get("verdict");
-    if (is_failing_verdict(verdict)) {
+    if (gridfuzz::verdict_fails_run(verdict)) {
       if (verdict == old_verdict)
         diff.still_failing.push_back(change_of(row, old_verdict));
       else
         record_new_failure(diff, change_of(row, old_verdict));
-    } else if (is_failing_verdict(old_verdict)) {
+    } else if (gridfuzz::verdict_fails_run(old_verdict)) {
       diff.no_longer_failing.push_back(change_of(row, old_verdict));
     } else if (verdict != old_verdict) {
       diff.other_changes.push_back(change_of(row, old_verdict));

@@ -37,10 +37,6 @@ std::optional<DeviceLimits> limits_for_cc(const std::string& cc) {
 
 }  // namespace
 
-bool is_failing_verdict(std::string_view verdict) {
-  return starts_with(verdict, "fail:") || verdict == "model-mismatch" || verdict == "unexpected-pass";
-}
-
 std::map<std::string, std::string> case_axes(const CsvRow& row) {
   try {
     const Case c = Case::parse_replay(bare_replay(row.get("replay")));

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "gridfuzz/verdict.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
@@ -17,7 +18,7 @@ enum class Outcome { passed, failed, skipped };
 
 Outcome outcome_of(const CsvRow& row) {
   const std::string& verdict = row.get("verdict");
-  if (is_failing_verdict(verdict)) return Outcome::failed;
+  if (gridfuzz::verdict_fails_run(verdict)) return Outcome::failed;
   if (verdict == "skipped" || verdict == "static") return Outcome::skipped;
   return Outcome::passed;
 }

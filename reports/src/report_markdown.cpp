@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "gridfuzz/verdict.hpp"
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
@@ -74,7 +75,7 @@ void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
 void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t max_listed) {
   std::vector<const CsvRow*> failing;
   for (const CsvRow& row : rows)
-    if (is_failing_verdict(row.get("verdict"))) failing.push_back(&row);
+    if (gridfuzz::verdict_fails_run(row.get("verdict"))) failing.push_back(&row);
   out << "\n## Failures\n\n";
   if (failing.empty()) {
     out << "None: no `fail:*`, `model-mismatch` or `unexpected-pass` row.\n";

@@ -7,7 +7,9 @@
 //   fail:<kind>      any other failure (kind: refused, host-error, fault, timeout, oom, mismatch,
 //                    unwritten, out-of-bounds-write, reference)
 //   pass, skipped, static
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "gridfuzz/predictor.hpp"
 
@@ -24,6 +26,25 @@ struct Observation {
 // earlier launch of the plan can fault before a later, refused launch is reached.
 bool prediction_agrees(const Prediction& prediction, const std::string& observed);
 
-std::string decide_verdict(const Prediction& prediction, const Observation& obs, bool ledger_expects_failure);
+// The verdict as a value: its kind, and for `fail` what failed. Strings only at the edges (the
+// CSV's `verdict` column, the console), through to_string and parse.
+struct Verdict {
+  enum class Kind { pass, expected_fail, unexpected_pass, model_mismatch, fail, skipped, static_only };
+  Kind kind = Kind::pass;
+  std::string failure_kind;  // kind == fail: refused, host-error, fault, timeout, oom, mismatch, ...
+
+  std::string to_string() const;  // "pass", "fail:fault", ...
+  // The text of a verdict column, or nullopt when it is none (an empty `fail:` included).
+  static std::optional<Verdict> parse(std::string_view text);
+  // Whether a case with this verdict fails the run (and the nightly gate): a failure nobody
+  // expected, a model that was wrong, or a ledger entry that no longer holds.
+  bool fails_run() const { return kind == Kind::fail || kind == Kind::model_mismatch || kind == Kind::unexpected_pass; }
+};
+
+// fails_run() of a verdict column's text. Text that is no verdict (the empty verdict of a case a
+// time budget never started) does not fail the run: the CSV reader refuses such rows in files.
+bool verdict_fails_run(std::string_view text);
+
+Verdict decide_verdict(const Prediction& prediction, const Observation& obs, bool ledger_expects_failure);
 
 }  // namespace gridfuzz

@@ -84,24 +84,24 @@ TEST(Ledger, ExpectsFailureOnlyWhereItsConditionHolds) {
 TEST(Verdict, EveryCombination) {
   const auto accept = prediction("accept");
   const auto refuse = prediction("refuse:grid.z");
-  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, false), "pass");
-  EXPECT_EQ(decide_verdict(accept, {"accept", "mismatch"}, false), "fail:mismatch");
-  EXPECT_EQ(decide_verdict(accept, {"accept", "unwritten"}, true), "expected-fail");
-  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, true), "unexpected-pass");
-  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, true), "expected-fail");
-  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false), "fail:refused");
-  EXPECT_EQ(decide_verdict(refuse, {"accept", ""}, true), "model-mismatch");
-  EXPECT_EQ(decide_verdict(accept, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false), "model-mismatch");
-  EXPECT_EQ(decide_verdict(accept, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, false), "fail:fault");
-  EXPECT_EQ(decide_verdict(accept, {"timeout", ""}, true), "expected-fail");
-  EXPECT_EQ(decide_verdict(prediction("host-error:div-by-zero"), {"host-error:div-by-zero", ""}, true), "expected-fail");
-  EXPECT_EQ(decide_verdict(accept, {"skipped:over-budget", ""}, false), "skipped");
-  EXPECT_EQ(decide_verdict(accept, {"static", ""}, false), "static");
-  EXPECT_EQ(decide_verdict(accept, {"oom", ""}, false), "fail:oom");
+  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, false).to_string(), "pass");
+  EXPECT_EQ(decide_verdict(accept, {"accept", "mismatch"}, false).to_string(), "fail:mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"accept", "unwritten"}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {"accept", ""}, true).to_string(), "unexpected-pass");
+  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(refuse, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false).to_string(), "fail:refused");
+  EXPECT_EQ(decide_verdict(refuse, {"accept", ""}, true).to_string(), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"refuse:CUDA_ERROR_INVALID_VALUE", ""}, false).to_string(), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, false).to_string(), "fail:fault");
+  EXPECT_EQ(decide_verdict(accept, {"timeout", ""}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(prediction("host-error:div-by-zero"), {"host-error:div-by-zero", ""}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {"skipped:over-budget", ""}, false).to_string(), "skipped");
+  EXPECT_EQ(decide_verdict(accept, {"static", ""}, false).to_string(), "static");
+  EXPECT_EQ(decide_verdict(accept, {"oom", ""}, false).to_string(), "fail:oom");
   // A wrapped index in an earlier launch may fault before the predicted refusal is reached.
-  EXPECT_EQ(decide_verdict(prediction("refuse:grid.y", true), {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true),
+  EXPECT_EQ(decide_verdict(prediction("refuse:grid.y", true), {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true).to_string(),
             "expected-fail");
-  EXPECT_EQ(decide_verdict(refuse, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true), "model-mismatch");
+  EXPECT_EQ(decide_verdict(refuse, {"fault:CUDA_ERROR_ILLEGAL_ADDRESS", ""}, true).to_string(), "model-mismatch");
 }
 
 TEST(CaseExpansion, ProductZipListsAndRanges) {
@@ -131,4 +131,19 @@ TEST(CaseExpansion, ErrorsNameTheProblem) {
   EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=1", true), parse_set("tokens=2", true)}, false), UsageError);
   EXPECT_THROW(expand_cases(kAxes, {parse_set("tokens=1:99999", true), parse_set("top_k=1:60", true)}, false, 1000),
                UsageError);
+}
+
+// The verdict vocabulary round-trips through the typed value, and exactly fail:*, model-mismatch
+// and unexpected-pass fail a run (the one place that says so: Verdict::fails_run).
+TEST(Verdict, ParsesWhatItWritesAndKnowsWhichFailTheRun) {
+  for (const char* text : {"pass", "expected-fail", "unexpected-pass", "model-mismatch", "skipped", "static",
+                           "fail:fault", "fail:reference", "fail:host-error"}) {
+    const auto v = Verdict::parse(text);
+    ASSERT_TRUE(v.has_value()) << text;
+    EXPECT_EQ(v->to_string(), text);
+  }
+  for (const char* text : {"", "fail:", "passed", "Pass", "expected_fail"}) EXPECT_FALSE(Verdict::parse(text)) << text;
+  for (const char* text : {"fail:fault", "fail:mismatch", "model-mismatch", "unexpected-pass"})
+    EXPECT_TRUE(verdict_fails_run(text)) << text;
+  for (const char* text : {"pass", "expected-fail", "skipped", "static", ""}) EXPECT_FALSE(verdict_fails_run(text)) << text;
 }

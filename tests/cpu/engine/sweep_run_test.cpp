@@ -210,16 +210,18 @@ TEST(SweepRun, ATimeBudgetStopsStartingCases) {
 }
 
 // Random cases under a budget too short for all of them: every target still gets its share (the
-// time is divided among the targets left), instead of the first targets taking it all.
+// time is divided among the targets left), instead of the first targets taking it all. The
+// numbers leave room for a loaded machine: 4 targets, 4 s, cases of up to 200 ms, so a target's
+// share (about 1 s) is far shorter than one chunk of its random cases (32 x 100 ms on two
+// devices = 1.6 s): without the share stopping cases from starting, the last targets get none.
 TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
-  SweepPlan plan = plan_sweep({builtin_registry().find("gguf.moe_vec").get(), builtin_registry().find("affine.qmm").get(),
-                               builtin_registry().find("gguf.quantize_q8_1").get()},
+  SweepPlan plan = plan_sweep({builtin_registry().find("gguf.quantize_q8_1").get(),
+                               builtin_registry().find("gguf.mmvq").get()},
                               kH200);
   keep_boundary_tiers(plan, {"none"});
-  // Up to 60 ms a case (about 70 cases/s on two): a chunk of random cases takes longer than a
-  // target's share, so the share must also stop cases from starting, not only their drawing.
-  SimulatedDevices slow(2, kH200, std::chrono::microseconds(60000));
-  const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 2.0});
+  ASSERT_EQ(plan.targets.size(), 4u);
+  SimulatedDevices slow(2, kH200, std::chrono::microseconds(200000));
+  const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 4.0});
   EXPECT_TRUE(part.summary.budget_hit);
   std::map<std::string, int> rows_per_target;
   for (const auto& [id, row] : part.rows) ++rows_per_target[row.get("kernel") + " " + row.get("variant")];

@@ -3,6 +3,8 @@
 // unexpected-pass), and a fault of one entry does not stop the others.
 #include <gtest/gtest.h>
 
+#include "gridfuzz/verdict.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -96,7 +98,7 @@ TEST(CorpusReplay, NoCaseOfTheCorpusFailsAgain) {
       continue;
     }
     std::cout << "replayed " << replay << ": " << verdict << " (" << observed << ")\n";
-    EXPECT_FALSE(cli::is_failure(verdict)) << replay << ": " << verdict << " (" << observed << ", " << detail << ")";
+    EXPECT_FALSE(verdict_fails_run(verdict)) << replay << ": " << verdict << " (" << observed << ", " << detail << ")";
   }
   std::remove(result_path.c_str());
 }

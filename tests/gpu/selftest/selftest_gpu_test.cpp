@@ -9,6 +9,8 @@
 // Environment: GRIDFUZZ_BINARY / GRIDFUZZ_SELFTEST_PLUGIN override the built paths (prebuilt
 // binaries); GRIDFUZZ_SELFTEST_OUT keeps the CSVs and writes bug-classes-table.md there.
 #include <gtest/gtest.h>
+
+#include "gridfuzz/verdict.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -237,7 +239,7 @@ TEST_P(SelftestSweepGpu, FixedTwinHasNoFalsePositiveInARandomSweep) {
   std::size_t fixed_rows = 0, fixed_ran = 0;
   for (const auto& row : reports::read_csv(csv).rows) {
     const std::string& v = row.get("verdict");
-    const bool failing = v.rfind("fail:", 0) == 0 || v == "model-mismatch" || v == "unexpected-pass";
+    const bool failing = verdict_fails_run(v);
     if (row.get("variant") == "fixed") {
       ++fixed_rows;
       fixed_ran += v == "pass";

@@ -11,8 +11,6 @@
 
 namespace gridfuzz::reports {
 
-// fail:*, model-mismatch and unexpected-pass: the verdicts that fail a run.
-bool is_failing_verdict(std::string_view verdict);
 
 // Parameter name -> value of the case. From the replay string (KERNEL/VARIANT/SEED/params);
 // when that does not parse, from the axis columns (quant ... vocab) that are set.
