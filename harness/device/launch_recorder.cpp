@@ -6,7 +6,6 @@
 #include <cupti_runtime_cbid.h>
 #include <cuda_runtime_api.h>
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <generated_cuda_runtime_api_meta.h>
 
 #include <atomic>
@@ -15,6 +14,7 @@
 #include <mutex>
 
 #include "cupti_driver_params.hpp"
+#include "cupti_library.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 
@@ -95,7 +95,6 @@ namespace {
 struct CuptiApi {
   decltype(&cuptiSubscribe) subscribe = nullptr;
   decltype(&cuptiEnableCallback) enable_callback = nullptr;
-  decltype(&cuptiGetResultString) result_string = nullptr;
   CUpti_SubscriberHandle subscriber = nullptr;
   std::string failure;  // why it cannot be used; empty when subscribed
 };
@@ -104,11 +103,7 @@ std::mutex g_mutex;                        // guards g_folder and the live flag
 LaunchEventFolder* g_folder = nullptr;     // the live recorder's, or null
 std::atomic<bool> g_live{false};
 
-std::string cupti_error(const CuptiApi& api, CUptiResult r) {
-  const char* s = nullptr;
-  if (api.result_string) api.result_string(r, &s);
-  return s ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
-}
+std::string cupti_error(CUptiResult r) { return CuptiLibrary::get().error_string(r); }
 
 Dim3 dim3_of(const dim3& d) { return {d.x, d.y, d.z}; }
 
@@ -208,51 +203,33 @@ const CUpti_CallbackId kRuntimeIds[] = {
 #endif
 };
 
-// Loads libcupti and subscribes once per process: $GRIDFUZZ_CUPTI_LIBRARY, then the toolkit's
-// library folders known at build time, then the loader's search path.
+// Subscribes once per process (CUPTI allows one subscriber).
 const CuptiApi& cupti() {
   static const CuptiApi api = [] {
     CuptiApi a;
-    std::vector<std::string> candidates;
-    if (const char* env = std::getenv("GRIDFUZZ_CUPTI_LIBRARY")) candidates.emplace_back(env);
-#ifdef GRIDFUZZ_CUPTI_DIRS
-    for (const char* dir : {GRIDFUZZ_CUPTI_DIRS}) {
-      candidates.push_back(std::string(dir) + "/libcupti.so");
-    }
-#endif
-    candidates.emplace_back("libcupti.so");
-    candidates.emplace_back("libcupti.so.13");
-    candidates.emplace_back("libcupti.so.12");
-    void* lib = nullptr;
-    std::string tried;
-    for (const std::string& c : candidates) {
-      lib = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (lib) break;
-      tried += (tried.empty() ? "" : ", ") + c;
-    }
-    if (!lib) {
-      a.failure = "libcupti not found (tried " + tried + "; set GRIDFUZZ_CUPTI_LIBRARY)";
+    const CuptiLibrary& lib = CuptiLibrary::get();
+    if (!lib.loaded()) {
+      a.failure = lib.failure();
       return a;
     }
-    a.subscribe = reinterpret_cast<decltype(&cuptiSubscribe)>(dlsym(lib, "cuptiSubscribe"));
-    a.enable_callback = reinterpret_cast<decltype(&cuptiEnableCallback)>(dlsym(lib, "cuptiEnableCallback"));
-    a.result_string = reinterpret_cast<decltype(&cuptiGetResultString)>(dlsym(lib, "cuptiGetResultString"));
+    a.subscribe = lib.symbol<decltype(&cuptiSubscribe)>("cuptiSubscribe");
+    a.enable_callback = lib.symbol<decltype(&cuptiEnableCallback)>("cuptiEnableCallback");
     if (!a.subscribe || !a.enable_callback) {
       a.failure = "libcupti lacks cuptiSubscribe/cuptiEnableCallback";
       return a;
     }
     if (const CUptiResult r = a.subscribe(&a.subscriber, on_callback, nullptr); r != CUPTI_SUCCESS) {
-      a.failure = "cuptiSubscribe failed: " + cupti_error(a, r) + " (another CUPTI client in this process?)";
+      a.failure = "cuptiSubscribe failed: " + cupti_error(r) + " (another CUPTI client in this process?)";
       return a;
     }
     for (CUpti_CallbackId id : kDriverIds)
       if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id); r != CUPTI_SUCCESS) {
-        a.failure = "cuptiEnableCallback(driver " + std::to_string(id) + "): " + cupti_error(a, r);
+        a.failure = "cuptiEnableCallback(driver " + std::to_string(id) + "): " + cupti_error(r);
         return a;
       }
     for (CUpti_CallbackId id : kRuntimeIds)
       if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id); r != CUPTI_SUCCESS) {
-        a.failure = "cuptiEnableCallback(runtime " + std::to_string(id) + "): " + cupti_error(a, r);
+        a.failure = "cuptiEnableCallback(runtime " + std::to_string(id) + "): " + cupti_error(r);
         return a;
       }
     return a;

@@ -95,6 +95,12 @@ reports::CsvRow to_row(const CaseResult& r, const RunContext& ctx) {
   if (r.timing.samples > 0) row.set_int("samples", r.timing.samples);
   if (r.observed != "static") row.set_uint("seed", r.the_case.seed);
   row.set("replay", r.the_case.replay());
+  if (r.timing.kernel_samples > 0) {
+    row.set_double("kernel_ms_median", r.timing.kernel_median_ms);
+    row.set_double("kernel_ms_min", r.timing.kernel_min_ms);
+    row.set_double("kernel_ms_max", r.timing.kernel_max_ms);
+    row.set_int("kernels_per_call", r.timing.kernels_per_call);
+  }
   return row;
 }
 

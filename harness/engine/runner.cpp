@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/event.hpp"
+#include "gridfuzz/device/kernel_activity.hpp"
 #include "gridfuzz/device/launch_recorder.hpp"
 #include "gridfuzz/device/plan_vs_recorded.hpp"
 #include "gridfuzz/device/stream.hpp"
@@ -162,12 +166,60 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   return o;
 }
 
+struct Spread {
+  double median = 0, min = 0, max = 0;
+};
+
+Spread spread_of(std::vector<double> v) {
+  Spread s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  return s;
+}
+
+void warn_once_without_kernel_time(const std::string& why) {
+  static bool warned = false;
+  if (!std::exchange(warned, true)) std::cerr << "gridfuzz: kernel time not measured: " << why << "\n";
+}
+
+// Kernel time, in calls of their own after the call-time samples: CUPTI's tracing adds work to
+// every launch, so the two are never measured in the same call. `prepare` (the L2 flush) runs
+// before the recording starts; `call` makes the call and synchronizes.
+void time_kernels(Timing& t, int samples, const std::function<void()>& prepare, const std::function<void()>& call) {
+  std::vector<double> kernel_ms;
+  try {
+    for (int i = 0; i < samples; ++i) {
+      prepare();
+      device::KernelActivity activity;
+      call();
+      const std::vector<device::KernelInterval> kernels = activity.take();
+      t.kernels_per_call = static_cast<int>(kernels.size());
+      kernel_ms.push_back(device::busy_ms(kernels));
+    }
+  } catch (const device::KernelActivityUnavailable& e) {
+    warn_once_without_kernel_time(e.what());
+    return;
+  }
+  const Spread k = spread_of(kernel_ms);
+  t.kernel_samples = static_cast<int>(kernel_ms.size());
+  t.kernel_median_ms = k.median;
+  t.kernel_min_ms = k.min;
+  t.kernel_max_ms = k.max;
+}
+
 Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimits& limits, const RunOptions& options,
                  const GuardedBuffers& bufs, CUstream stream) {
   // Flushing L2 between samples: write a buffer twice its size.
   device::DeviceBuffer flush(std::max<std::uint64_t>(limits.l2_bytes * 2, 1 << 20));
   device::Event start, stop;
   device::Launcher scratch;
+  // Load CUPTI's activity API before any call is timed, so every call time of every case is taken
+  // in the same state (CUPTI attached, no activity enabled) whether or not an earlier case of this
+  // process measured kernel time.
+  const auto kernel_time_unavailable = device::KernelActivity::unavailable_reason();
   // A call of seconds (a size-crossing shape) is timed with fewer samples: warm-up ends after a
   // launch of more than a tenth of kTimingBudgetMs, sampling once kTimingBudgetMs have been timed
   // (at least one sample; the row's `samples` says how many).
@@ -193,14 +245,25 @@ Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimit
     ms.push_back(stop.elapsed_ms_since(start));
     timed_ms += ms.back();
   }
-  std::sort(ms.begin(), ms.end());
   Timing t;
+  const Spread call = spread_of(ms);
   t.samples = static_cast<int>(ms.size());
-  if (ms.empty()) return t;
-  t.min_ms = ms.front();
-  t.max_ms = ms.back();
-  t.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  t.median_ms = call.median;
+  t.min_ms = call.min;
+  t.max_ms = call.max;
   if (t.median_ms > 0) t.gbps = static_cast<double>(bound.bytes_moved()) / (t.median_ms * 1e6);
+  if (kernel_time_unavailable) {
+    warn_once_without_kernel_time(*kernel_time_unavailable);
+    return t;
+  }
+  time_kernels(t, static_cast<int>(ms.size()), [&] {
+    flush.fill_words(0);
+    sync_context();
+    scratch.clear();
+  }, [&] {
+    production_call(kernel, bound, limits, bufs, scratch, stream);
+    sync_context();
+  });
   return t;
 }
 

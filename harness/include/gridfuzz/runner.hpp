@@ -21,9 +21,16 @@ struct RunOptions {
 };
 
 struct Timing {
+  // Call time: CUDA events around the whole production call (host code between launches included).
   double median_ms = 0, min_ms = 0, max_ms = 0;
   int samples = 0;
   double gbps = 0;
+  // Kernel time: the GPU time of the call's kernels (CUPTI activity records, kernel_activity.hpp),
+  // over kernel_samples further calls; 0 samples when CUPTI could not record (a warning on stderr
+  // says why, once per process).
+  double kernel_median_ms = 0, kernel_min_ms = 0, kernel_max_ms = 0;
+  int kernel_samples = 0;
+  int kernels_per_call = 0;  // kernels the last timed call ran
 };
 
 struct CaseResult {

@@ -149,15 +149,18 @@ TEST_F(CsvWriterTest, OtherMajorVersionIsRefused) {
   EXPECT_TRUE(contains(message, "major")) << message;
 }
 
-// A 1.0 file lacks device_index: rows of 1.1 appended under its header would be a silent mix.
+// A 1.1 file lacks the kernel-time columns (1.0 also device_index): rows of the current minor
+// appended under its header would be a silent mix.
 TEST_F(CsvWriterTest, OlderMinorFileIsNotAppendedTo) {
   std::string header = header_text();
-  header.erase(header.rfind(",device_index"), std::string(",device_index").size());
-  const std::string old_file = header + "1.0" + std::string(kColumnCount - 2, ',') + "\n";
+  const std::size_t cut = header.rfind(",kernel_ms_median");
+  header = header.substr(0, cut) + "\n";
+  const std::size_t old_columns = *column_index("device_index") + 1;
+  const std::string old_file = header + "1.1" + std::string(old_columns - 1, ',') + "\n";
   write_text(path, old_file);
   const std::string message = error_of([&] { CsvWriter writer(path); });
-  EXPECT_TRUE(contains(message, std::to_string(kColumnCount - 1) + " columns")) << message;
-  EXPECT_TRUE(contains(message, "schema 1.1")) << message;
+  EXPECT_TRUE(contains(message, std::to_string(old_columns) + " columns")) << message;
+  EXPECT_TRUE(contains(message, "schema " + std::string(kSchemaVersion))) << message;
   EXPECT_EQ(read_text(path), old_file);
 }
 
@@ -169,7 +172,7 @@ TEST_F(CsvWriterTest, CorruptFileIsRefusedWithItsLine) {
 
 TEST_F(CsvWriterTest, RowOfAnotherMajorOrNewerMinorIsRefusedEvenUnchecked) {
   CsvWriter writer(path, CsvWriterOptions{.check_values = false});
-  for (const char* version : {"2.0", "0.9", "1.2", "", "one"}) {
+  for (const char* version : {"2.0", "0.9", "1.3", "", "one"}) {
     CsvRow row = valid_row();
     row.set("schema", version);
     EXPECT_THROW(writer.write(row), CsvError) << version;
@@ -222,7 +225,8 @@ TEST_F(CsvWriterTest, QuotesOnlyWhatNeedsQuoting) {
   const std::string line = read_text(path).substr(header_text().size());
   EXPECT_TRUE(contains(line, ",moe_vec,")) << line;
   EXPECT_TRUE(contains(line, ",\"mismatch:3, first at [1,2]\",")) << line;
-  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",\n")) << line;  // device_index after it
+  // device_index and the four kernel-time columns after it
+  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",,,,,\n")) << line;
 }
 
 }  // namespace

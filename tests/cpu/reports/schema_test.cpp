@@ -25,7 +25,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     "max_abs_err", "mismatches", "verdict", "time_ms_median", "time_ms_min", "time_ms_max",
     "samples", "gbps", "seed", "replay",
     // schema 1.1
-    "device_index"};
+    "device_index",
+    // schema 1.2
+    "kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "kernels_per_call"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -34,7 +36,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.1");
+  EXPECT_EQ(kSchemaVersion, "1.2");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -45,7 +47,8 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("schema"), 0u);
   EXPECT_EQ(column_index("grid_z"), 22u);
   EXPECT_EQ(column_index("replay"), 43u);
-  EXPECT_EQ(column_index("device_index"), kColumnCount - 1);
+  EXPECT_EQ(column_index("device_index"), 44u);
+  EXPECT_EQ(column_index("kernels_per_call"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -71,6 +74,7 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
     minor = column.since_minor;
   }
   EXPECT_EQ(kColumns[*column_index("device_index")].since_minor, 1);
+  EXPECT_EQ(kColumns[*column_index("kernel_ms_median")].since_minor, 2);
 }
 
 TEST(Schema, ParsesVersions) {

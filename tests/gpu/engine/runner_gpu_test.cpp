@@ -5,6 +5,7 @@
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
+#include "gridfuzz/device/kernel_activity.hpp"
 #include "gridfuzz/runner.hpp"
 #include "selftest_kernels.hpp"
 
@@ -61,6 +62,18 @@ TEST_F(RunnerGpu, FixedPassesFarPastTheLimitWithTiming) {
   EXPECT_GT(r.timing.median_ms, 0);
   EXPECT_GE(r.timing.max_ms, r.timing.median_ms);
   EXPECT_GT(r.timing.gbps, 1.0);
+  // Kernel time: as many samples, exactly the plan's kernels per call (not the L2 flush before it,
+  // not a kernel of the previous sample), each call's kernels shorter than the call around them.
+  if (const auto why = device::KernelActivity::unavailable_reason()) {
+    EXPECT_EQ(r.timing.kernel_samples, 0) << "CUPTI unavailable: " << *why;
+    return;
+  }
+  EXPECT_EQ(r.timing.kernel_samples, r.timing.samples);
+  EXPECT_EQ(r.timing.kernels_per_call, static_cast<int>(r.plan.launches.size()));
+  EXPECT_GT(r.timing.kernel_min_ms, 0);
+  EXPECT_LE(r.timing.kernel_min_ms, r.timing.kernel_median_ms);
+  EXPECT_LE(r.timing.kernel_median_ms, r.timing.kernel_max_ms);
+  EXPECT_LT(r.timing.kernel_median_ms, r.timing.median_ms);
 }
 
 TEST_F(RunnerGpu, OverBudgetIsSkippedBeforeAllocating) {

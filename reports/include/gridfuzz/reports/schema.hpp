@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 1;
-inline constexpr std::string_view kSchemaVersion = "1.1";
+inline constexpr int kSchemaMinor = 2;
+inline constexpr std::string_view kSchemaVersion = "1.2";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -33,7 +33,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 45> kColumns{{
+inline constexpr std::array<Column, 49> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -80,6 +80,11 @@ inline constexpr std::array<Column, 45> kColumns{{
     {"replay", ColumnKind::text},
     // 1.1: the CUDA ordinal of the GPU that ran the case (a sweep over several GPUs merges rows).
     {"device_index", ColumnKind::integer, 1},
+    // 1.2: kernel time (CUPTI activity records) beside the call time of time_ms_*.
+    {"kernel_ms_median", ColumnKind::real, 2},
+    {"kernel_ms_min", ColumnKind::real, 2},
+    {"kernel_ms_max", ColumnKind::real, 2},
+    {"kernels_per_call", ColumnKind::integer, 2},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
