@@ -19,6 +19,7 @@
 //   q3_K, q6_K: the -4 / -32 bias is subtracted as 4 * / 32 * the same integer sum.
 #include <cuda_fp16.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "gridfuzz/gguf/blocks.hpp"
@@ -37,6 +38,16 @@ __device__ __forceinline__ int load_int_aligned2(const std::uint8_t* p, int i) {
 // q8_1 blocks are 4-byte aligned (36-byte stride from an int32 row): direct int loads.
 __device__ __forceinline__ int q8_int(const block_q8_1& b, int i) { return reinterpret_cast<const int*>(b.qs)[i]; }
 __device__ __forceinline__ float half_to_float(std::uint16_t bits) { return __half2float(__ushort_as_half(bits)); }
+
+// A q8_1 block's d and s (halves at bytes 0 and 2) in one 32-bit load.
+struct Q8DS {
+  float d, s;
+};
+__device__ __forceinline__ Q8DS q8_d_s(const block_q8_1& b) {
+  const std::uint32_t ds = *reinterpret_cast<const std::uint32_t*>(&b.d);
+  return {half_to_float(static_cast<std::uint16_t>(ds & 0xFFFFu)), half_to_float(static_cast<std::uint16_t>(ds >> 16))};
+}
+static_assert(offsetof(block_q8_1, d) == 0 && offsetof(block_q8_1, s) == 2);
 
 constexpr int kOnes = 0x01010101;  // dp4a with this sums the four int8 lanes of the other operand
 
@@ -83,7 +94,7 @@ __device__ __forceinline__ float block_dot<QuantType::q4_0>(const std::uint8_t* 
     sumi = __dp4a(v & 0x0F0F0F0F, q8_int(act[0], k), sumi);
     sumi = __dp4a((v >> 4) & 0x0F0F0F0F, q8_int(act[0], k + 4), sumi);
   }
-  const float d8 = half_to_float(act[0].d), s8 = half_to_float(act[0].s);
+  const auto [d8, s8] = q8_d_s(act[0]);
   return half_to_float(b.d) * (d8 * static_cast<float>(sumi) - 8.0f * lane_share<QuantType::q4_0>() * s8);
 }
 
@@ -97,7 +108,7 @@ __device__ __forceinline__ float block_dot<QuantType::q4_1>(const std::uint8_t* 
     sumi = __dp4a(v & 0x0F0F0F0F, q8_int(act[0], k), sumi);
     sumi = __dp4a((v >> 4) & 0x0F0F0F0F, q8_int(act[0], k + 4), sumi);
   }
-  const float d8 = half_to_float(act[0].d), s8 = half_to_float(act[0].s);
+  const auto [d8, s8] = q8_d_s(act[0]);
   return half_to_float(b.d) * d8 * static_cast<float>(sumi) + half_to_float(b.m) * s8 * lane_share<QuantType::q4_1>();
 }
 
@@ -119,7 +130,7 @@ template <>
 __device__ __forceinline__ float block_dot<QuantType::q5_0>(const std::uint8_t* block, const block_q8_1* act, int slot) {
   const auto& b = *reinterpret_cast<const block_q5_0*>(block);
   const int sumi = q5_sumi(b.qs, static_cast<std::uint32_t>(load_int_aligned2(b.qh, 0)), act[0], slot);
-  const float d8 = half_to_float(act[0].d), s8 = half_to_float(act[0].s);
+  const auto [d8, s8] = q8_d_s(act[0]);
   return half_to_float(b.d) * (d8 * static_cast<float>(sumi) - 16.0f * lane_share<QuantType::q5_0>() * s8);
 }
 
@@ -127,7 +138,7 @@ template <>
 __device__ __forceinline__ float block_dot<QuantType::q5_1>(const std::uint8_t* block, const block_q8_1* act, int slot) {
   const auto& b = *reinterpret_cast<const block_q5_1*>(block);
   const int sumi = q5_sumi(b.qs, static_cast<std::uint32_t>(load_int_aligned2(b.qh, 0)), act[0], slot);
-  const float d8 = half_to_float(act[0].d), s8 = half_to_float(act[0].s);
+  const auto [d8, s8] = q8_d_s(act[0]);
   return half_to_float(b.d) * d8 * static_cast<float>(sumi) + half_to_float(b.m) * s8 * lane_share<QuantType::q5_1>();
 }
 
@@ -192,8 +203,37 @@ __device__ __forceinline__ float block_dot<QuantType::q3_K>(const std::uint8_t* 
   return half_to_float(b.d) * half_to_float(a.d) * static_cast<float>(scale * (sumi - 4 * sumq));
 }
 
-// q4_K / q5_K: 16 lanes per block; slot k takes ints 2*(k%4), +1 of 64-value chunk c = k/4:
-// low nibbles belong to sub-block 2c (q8_1 block 2c), high nibbles to 2c+1.
+// q4_K (144-byte) and q5_K (176-byte) blocks keep every field at a multiple of 4 bytes from a
+// 4-byte aligned block, so their words are single 32-bit loads (half the loads of the
+// two-halves path the 2-byte aligned formats need).
+__device__ __forceinline__ std::uint32_t load_word_aligned4(const void* p, int i) {
+  return reinterpret_cast<const std::uint32_t*>(p)[i];
+}
+static_assert(sizeof(block_q4_K) % 4 == 0 && offsetof(block_q4_K, scales) % 4 == 0 && offsetof(block_q4_K, qs) % 4 == 0);
+static_assert(sizeof(block_q5_K) % 4 == 0 && offsetof(block_q5_K, scales) % 4 == 0 && offsetof(block_q5_K, qh) % 4 == 0 &&
+              offsetof(block_q5_K, qs) % 4 == 0);
+
+// The 6-bit (scale, min) of sub-blocks 2c and 2c+1 of a q4_K / q5_K block, from its 12 scale bytes
+// read as three words and decoded four sub-blocks at a time (the layout of decode_scale_min_k4):
+// a select on c instead of a branch, because the lanes of a warp hold every c.
+struct K4ScalesMins {
+  int scale_low, min_low, scale_high, min_high;
+};
+__device__ __forceinline__ K4ScalesMins k4_scales_mins(const std::uint8_t* scales, int c) {
+  const std::uint32_t s0 = load_word_aligned4(scales, 0), s1 = load_word_aligned4(scales, 1),
+                      s2 = load_word_aligned4(scales, 2);
+  // Sub-blocks 0..3: low 6 bits of bytes 0..3 (scales) and 4..7 (mins). Sub-blocks 4..7: nibbles
+  // of bytes 8..11 with the top 2 bits of bytes 0..3 / 4..7 above them.
+  const std::uint32_t scales4 = c < 2 ? (s0 & 0x3F3F3F3Fu) : ((s2 & 0x0F0F0F0Fu) | ((s0 >> 2) & 0x30303030u));
+  const std::uint32_t mins4 = c < 2 ? (s1 & 0x3F3F3F3Fu) : (((s2 >> 4) & 0x0F0F0F0Fu) | ((s1 >> 2) & 0x30303030u));
+  const int shift = 16 * (c & 1);
+  return {static_cast<int>((scales4 >> shift) & 0xFFu), static_cast<int>((mins4 >> shift) & 0xFFu),
+          static_cast<int>((scales4 >> (shift + 8)) & 0xFFu), static_cast<int>((mins4 >> (shift + 8)) & 0xFFu)};
+}
+
+// q4_K / q5_K: 16 lanes per block; slot k takes ints k%4 and k%4 + 4 of 64-value chunk c = k/4
+// (so the four lanes of a chunk read 16 consecutive bytes per load): low nibbles belong to
+// sub-block 2c (q8_1 block 2c), high nibbles to 2c+1.
 template <class Block, bool FifthBit>
 __device__ __forceinline__ float k4_block_dot(const Block& b, const std::uint8_t* qh, const block_q8_1* act, int slot) {
   const int c = slot / 4;
@@ -201,13 +241,13 @@ __device__ __forceinline__ float k4_block_dot(const Block& b, const std::uint8_t
   const block_q8_1& a_high = act[2 * c + 1];
   int sumi_low = 0, sumi_high = 0, sumq_low = 0, sumq_high = 0;
   for (int j = 0; j < 2; ++j) {
-    const int m = 2 * (slot % 4) + j;
-    const int v = load_int_aligned2(b.qs + 32 * c, m);
-    int low = v & 0x0F0F0F0F, high = (v >> 4) & 0x0F0F0F0F;
+    const int m = slot % 4 + 4 * j;
+    const std::uint32_t v = load_word_aligned4(b.qs + 32 * c, m);
+    int low = static_cast<int>(v & 0x0F0F0F0Fu), high = static_cast<int>((v >> 4) & 0x0F0F0F0Fu);
     if constexpr (FifthBit) {
-      const int h = load_int_aligned2(qh, m);
-      low |= ((h >> (2 * c)) & 0x01010101) << 4;
-      high |= ((h >> (2 * c + 1)) & 0x01010101) << 4;
+      const std::uint32_t h = load_word_aligned4(qh, m);
+      low |= static_cast<int>(((h >> (2 * c)) & 0x01010101u) << 4);
+      high |= static_cast<int>(((h >> (2 * c + 1)) & 0x01010101u) << 4);
     }
     const int u_low = q8_int(a_low, m), u_high = q8_int(a_high, m);
     sumi_low = __dp4a(low, u_low, sumi_low);
@@ -215,13 +255,14 @@ __device__ __forceinline__ float k4_block_dot(const Block& b, const std::uint8_t
     sumq_low = __dp4a(kOnes, u_low, sumq_low);
     sumq_high = __dp4a(kOnes, u_high, sumq_high);
   }
-  const ScaleMin sm_low = decode_scale_min_k4(b.scales, 2 * c);
-  const ScaleMin sm_high = decode_scale_min_k4(b.scales, 2 * c + 1);
-  const float d = half_to_float(b.d), dmin = half_to_float(b.dmin);
-  return half_to_float(a_low.d) * (d * static_cast<float>(sm_low.scale * sumi_low) -
-                                   dmin * static_cast<float>(sm_low.min * sumq_low)) +
-         half_to_float(a_high.d) * (d * static_cast<float>(sm_high.scale * sumi_high) -
-                                    dmin * static_cast<float>(sm_high.min * sumq_high));
+  const K4ScalesMins sm = k4_scales_mins(b.scales, c);
+  const std::uint32_t dm = load_word_aligned4(&b.d, 0);  // d, then dmin
+  const float d = half_to_float(static_cast<std::uint16_t>(dm & 0xFFFFu));
+  const float dmin = half_to_float(static_cast<std::uint16_t>(dm >> 16));
+  return half_to_float(a_low.d) * (d * static_cast<float>(sm.scale_low * sumi_low) -
+                                   dmin * static_cast<float>(sm.min_low * sumq_low)) +
+         half_to_float(a_high.d) * (d * static_cast<float>(sm.scale_high * sumi_high) -
+                                    dmin * static_cast<float>(sm.min_high * sumq_high));
 }
 
 template <>

@@ -46,6 +46,10 @@ std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t 
   return out;
 }
 
+bool quantize_fits_uint32(std::uint64_t rows, std::uint64_t cols) {
+  return u128{rows} * q8_1_padded_cols(cols) <= u128{1} << 32;  // the largest index is one less
+}
+
 std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
                                          const DeviceLimits& limits) {
   const bool legacy = g != QuantizeGeometry::tiles_64;
@@ -58,9 +62,10 @@ std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows,
   }
   std::vector<IndexRange> r;
   if (g == QuantizeGeometry::tiles_64) {
-    // Ours: absolute row index (offset + blockIdx.y) times the row length, all 64-bit.
-    r.push_back({"q8_1_input_index", u128{rows} * cols - 1, IndexType::int64, "elements"});
-    r.push_back({"q8_1_output_index", u128{rows} * padded - 1, IndexType::int64, "elements"});
+    // Ours: absolute row index (offset + blockIdx.y) times the row length, in the kernel picked.
+    const IndexType type = quantize_fits_uint32(rows, cols) ? IndexType::uint32 : IndexType::int64;
+    r.push_back({"q8_1_input_index", u128{rows} * cols - 1, type, "elements"});
+    r.push_back({"q8_1_output_index", u128{rows} * padded - 1, type, "elements"});
     return r;
   }
   // Upstream: iy*kx + ix and iy*kx_padded + ix in int within a launch; the host's chunk offsets

@@ -32,6 +32,11 @@ std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t 
 std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
                                          const DeviceLimits& limits);
 
+// tiles_64 runs its 32-bit kernel when every index of the call (input row*cols + col, output
+// row*padded + col, computed in 128-bit here) stays below 2^32, else the 64-bit one: the same
+// geometry either way, and quantize_indices declares the type of the one picked.
+bool quantize_fits_uint32(std::uint64_t rows, std::uint64_t cols);
+
 // How moe_vec (and mmvq, its dense sibling) is launched. One warp (block 32x1x1) per output
 // element (pair, row) in every geometry.
 enum class GemvGeometry {

@@ -38,6 +38,27 @@ TEST(QuantizePlan, UpstreamTileOffsetWrapsWhereKernelsMdSays) {
   EXPECT_FALSE(offset_safe(786'421));      // a chunk starts at 786,420: 786,420*2816 >= 2^31
 }
 
+// tiles_64 declares uint32 indices exactly when the largest (rows * padded - 1) fits, and the
+// predictor then finds them safe; one more row and the 64-bit kernel is declared.
+TEST(QuantizePlan, FixedPicksTheUint32KernelExactlyBelow2To32) {
+  const std::uint64_t cols = 4096;  // padded = 4096: 2^20 rows make exactly 2^32 elements
+  const auto type_of = [&](std::uint64_t rows) {
+    IndexType t = IndexType::int32;
+    for (const IndexRange& r : quantize_indices(QuantizeGeometry::tiles_64, rows, cols, sm90())) {
+      EXPECT_TRUE(check_index(r).safe) << r.name << " at " << rows << " rows";
+      if (r.name == "q8_1_output_index") t = r.type;
+    }
+    return t;
+  };
+  EXPECT_TRUE(quantize_fits_uint32(1u << 20, cols));
+  EXPECT_EQ(type_of(1u << 20), IndexType::uint32);
+  EXPECT_FALSE(quantize_fits_uint32((1u << 20) + 1, cols));
+  EXPECT_EQ(type_of((1u << 20) + 1), IndexType::int64);
+  // Padding counts: 2816 columns pad to 3072.
+  EXPECT_TRUE(quantize_fits_uint32((1ull << 32) / 3072, 2816));
+  EXPECT_FALSE(quantize_fits_uint32((1ull << 32) / 3072 + 1, 2816));
+}
+
 RC_GTEST_PROP(QuantizePlanProperty, FixedTilesCoverEveryRowOnceAndAreAccepted, ()) {
   const auto rows = *rc::gen::inRange<std::uint64_t>(1, 3'000'000);
   const auto cols = *rc::gen::inRange<std::uint64_t>(1, 20'000);
