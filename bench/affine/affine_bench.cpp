@@ -1,8 +1,8 @@
 // Speed of the affine kernels on the device they run on, timed with CUDA events (manual time):
 //   qmm   M 8192, (N, K) = (4096, 4096) and (14336, 4096), bf16 activations, 4-bit, group 64,
 //         fixed and legacy (both legal here), beside cuBLAS bf16 GEMM on the dequantized weights;
-//   qmv   M 1 on the same weights, as bytes of weights read per second, beside a device-to-device
-//         copy of the same number of bytes.
+//   qmv   M 1 on the same weights, as bytes of weights read per second, beside a read-only kernel
+//         over the same number of bytes (read_only_kernel.cuh).
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -21,6 +21,7 @@
 #include "gridfuzz/device/event.hpp"
 #include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/guarded_buffers.hpp"
+#include "read_only_kernel.cuh"
 
 namespace gridfuzz::affine {
 namespace {
@@ -125,18 +126,17 @@ void BM_cublas_bf16(benchmark::State& state) {
   set_counters(state, static_cast<double>(m * k * 2 + n * k * 2 + m * n * 2), 2.0 * m * n * k);
 }
 
-// A device-to-device copy of the bytes qmv reads from its weights (the bandwidth ceiling).
-void BM_copy_weight_bytes(benchmark::State& state) {
+// A read-only kernel over as many bytes as qmv reads from its weights (read_only_kernel.cuh): the
+// device's read rate for that size. state.range(3) = blocks per SM (256 threads each); the table
+// takes the best configuration as the read limit.
+void BM_read_weight_bytes(benchmark::State& state) {
   DeviceSession& s = session();
   const std::int64_t n = state.range(1), k = state.range(2);
   const std::size_t bytes = static_cast<std::size_t>(n * k / 2 + 2 * (n * k / 64) * 2);  // 4-bit + scales + biases
-  device::DeviceBuffer src(bytes), dst(bytes);
+  device::DeviceBuffer src(bytes), sink(16);
   src.fill_bytes(1);
-  time_with_events(state, [&] {
-    cudaMemcpyAsync(dst.as<void>(), src.as<void>(), bytes, cudaMemcpyDeviceToDevice,
-                    reinterpret_cast<cudaStream_t>(s.stream.get()));
-  });
-  // A copy reads and writes each byte; report the bytes read, as for qmv.
+  const auto blocks = static_cast<unsigned>(s.limits.sm_count * static_cast<std::uint64_t>(state.range(3)));
+  time_with_events(state, [&] { bench::launch_read_only(src.get(), bytes, sink.get(), blocks, 256, s.stream.get()); });
   set_counters(state, static_cast<double>(bytes), 0);
 }
 
@@ -152,7 +152,12 @@ BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmm_shapes);
 BENCHMARK(BM_cublas_bf16)->Apply(qmm_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmv_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmv_shapes);
-BENCHMARK(BM_copy_weight_bytes)->Apply(qmv_shapes);
+void read_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t n : {4096, 14336, 128256})
+    for (const std::int64_t blocks_per_sm : {4, 8, 16, 32}) b->Args({1, n, 4096, blocks_per_sm});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_read_weight_bytes)->Apply(read_shapes);
 
 }  // namespace
 }  // namespace gridfuzz::affine

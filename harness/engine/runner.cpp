@@ -285,7 +285,9 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
     r.observed = obs.observed;
-    r.verdict = plan_difference ? "model-mismatch" : decide_verdict(r.prediction, obs, expected).to_string();
+    const Verdict verdict = plan_difference ? Verdict{Verdict::Kind::model_mismatch, ""}
+                                            : decide_verdict(r.prediction, obs, expected);
+    r.verdict = verdict.to_string();
     if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
     return r;
   };

@@ -10,7 +10,14 @@ namespace gridfuzz::affine {
 
 template <class T> struct Element;
 
+// Pair types and the exponent trick of the 4-bit qmv: a 16-bit word `kMagic | q` (q < 16 in the low
+// mantissa bits) is the value kMagicValue + q, exact in both types, so one LOP3 and one subtraction
+// turn two packed nibbles into two activation-type values (no int-to-float conversions, which run
+// at a quarter of the arithmetic rate).
 template <> struct Element<__half> {
+  using Pair = __half2;
+  static constexpr std::uint32_t kMagicPair = 0x64006400u;  // 1024.0 twice
+  __device__ __forceinline__ static Pair magic_pair() { return __half2half2(__ushort_as_half(0x6400)); }
   __device__ __forceinline__ static float to_float(__half v) { return __half2float(v); }
   __device__ __forceinline__ static __half from_float(float v) { return __float2half_rn(v); }
   __device__ __forceinline__ static std::uint32_t pack2(float lo, float hi) {
@@ -20,6 +27,9 @@ template <> struct Element<__half> {
 };
 
 template <> struct Element<__nv_bfloat16> {
+  using Pair = __nv_bfloat162;
+  static constexpr std::uint32_t kMagicPair = 0x43004300u;  // 128.0 twice
+  __device__ __forceinline__ static Pair magic_pair() { return __bfloat162bfloat162(__ushort_as_bfloat16(0x4300)); }
   __device__ __forceinline__ static float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
   __device__ __forceinline__ static __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
   __device__ __forceinline__ static std::uint32_t pack2(float lo, float hi) {
@@ -27,6 +37,15 @@ template <> struct Element<__nv_bfloat16> {
     return *reinterpret_cast<const std::uint32_t*>(&h);
   }
 };
+
+// A 32-bit register as a pair of activation values and back.
+template <class Pair>
+__device__ __forceinline__ Pair as_pair(std::uint32_t bits) {
+  Pair p;
+  static_assert(sizeof(Pair) == 4);
+  __builtin_memcpy(&p, &bits, 4);
+  return p;
+}
 
 template <class T>
 __device__ __forceinline__ T load_element(const std::uint16_t* p) {

@@ -2,10 +2,14 @@
 // qmv / gather_qmv: one warp per output column (weight row), block (32, 8) = 8 columns, grid
 // (ceil(n/8), m, l): token row y on grid.y, batch slice on grid.z (docs/KERNELS.md, "MLX qmv").
 //
-// Each lane walks K in chunks of 16 elements (weights <= 4-bit) or 8 (8-bit). Inside a chunk the
-// products are accumulated in the activation type for weights below 8 bits and in float for
-// 8-bit weights (our reading of upstream's per-lane accumulator type); each chunk is folded in as
-// scale*sum(x*q) + bias*sum(x) in float, and the warp reduces in float.
+// Each lane reads its weights 16 bytes at a time (a segment: 32 elements of 4 bits, 16 of 8), four
+// segments in flight before any is used, so that a warp keeps 2 KB of weight loads outstanding
+// (the previous kernel, one 8-byte load per lane at a time, read at about a third of HBM's rate). Inside a segment the
+// arithmetic is per chunk of 16 elements (<= 4-bit) or 8 (8-bit), as before: products accumulated in
+// the activation type for weights below 8 bits and in float for 8-bit weights (our reading of
+// upstream's per-lane accumulator type); each chunk is folded in as scale*sum(x*q) + bias*sum(x) in
+// float, and the warp reduces in float. K is a multiple of the group size (>= 32), so a segment,
+// aligned to its own length, lies inside one group.
 #include <cstdint>
 #include <type_traits>
 
@@ -18,14 +22,60 @@ namespace gridfuzz::affine {
 
 inline constexpr int kQmvWarps = 8;
 
+// One chunk: kElems elements of packed weights `words` against activations `x`.
+template <class T, int BITS, int kElems>
+__device__ __forceinline__ float qmv_chunk(const std::uint32_t* words, const T* x, float scale, float bias) {
+  using E = Element<T>;
+  if constexpr (BITS == 4) {
+    // Two words = 16 nibbles. Nibbles j and j+4 of a word sit at bits 4j and 16+4j, so
+    // ((w >> 4j) & 0x000F000F) | magic is the pair (magic + q_j, magic + q_{j+4}); the activations
+    // are paired the same way with byte permutes. Products and sums accumulate in the activation
+    // type, two lanes of a pair at a time (even-odd split of the chunk's sequential sum).
+    using P = typename E::Pair;
+    const P magic = E::magic_pair();
+    P xq = as_pair<P>(0u), xs = as_pair<P>(0u);
+    #pragma unroll
+    for (int wi = 0; wi < kElems / 8; ++wi) {
+      const uint4 xv = *reinterpret_cast<const uint4*>(x + 8 * wi);  // (x0,x1) (x2,x3) (x4,x5) (x6,x7)
+      const std::uint32_t xpairs[4] = {__byte_perm(xv.x, xv.z, 0x5410), __byte_perm(xv.x, xv.z, 0x7632),
+                                       __byte_perm(xv.y, xv.w, 0x5410), __byte_perm(xv.y, xv.w, 0x7632)};
+      #pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const P q = __hsub2(as_pair<P>(((words[wi] >> (4 * j)) & 0x000F000Fu) | E::kMagicPair), magic);
+        const P xp = as_pair<P>(xpairs[j]);
+        xq = __hfma2(xp, q, xq);
+        xs = __hadd2(xs, xp);
+      }
+    }
+    const float xq_f = __low2float(xq) + __high2float(xq);
+    const float xs_f = __low2float(xs) + __high2float(xs);
+    return scale * xq_f + bias * xs_f;
+  } else {
+    T xs_vals[kElems];
+    #pragma unroll
+    for (int v = 0; v < kElems / 8; ++v)
+      *reinterpret_cast<uint4*>(&xs_vals[8 * v]) = *reinterpret_cast<const uint4*>(x + 8 * v);
+    float xq = 0.f, xs = 0.f;
+    #pragma unroll
+    for (int i = 0; i < kElems; ++i) {
+      const float q = static_cast<float>(unpack_element(words, static_cast<std::size_t>(i), BITS));
+      xq = fmaf(E::to_float(xs_vals[i]), q, xq);
+      xs += E::to_float(xs_vals[i]);
+    }
+    return scale * xq + bias * xs;
+  }
+}
+
 template <class T, int BITS, class Index>
 __global__ void __launch_bounds__(32 * kQmvWarps) qmv_kernel(MatmulArgs a) {
   using I = typename Index::type;
   using E = Element<T>;
   constexpr int kElems = BITS <= 4 ? 16 : 8;
-  constexpr int kWords = kElems * BITS / 32;
-  static_assert(kWords == 2, "one 8-byte load of packed weights per chunk");
-  using Acc = std::conditional_t<BITS == 8, float, T>;
+  constexpr int kSegElems = 128 / BITS;  // one 16-byte load of packed weights
+  constexpr int kChunkWords = kElems * BITS / 32;
+  static_assert(kSegElems % kElems == 0 && kChunkWords == 2);
+  constexpr int kSegsInFlight = 4;
+  constexpr std::int64_t kWarpStep = 32 * kSegElems;
 
   const I m = Index::of(a.m), n = Index::of(a.n), k = Index::of(a.k);
   const I col = Index::add(Index::mul(Index::of(blockIdx.x), Index::of(kQmvWarps)), Index::of(threadIdx.y));
@@ -48,37 +98,32 @@ __global__ void __launch_bounds__(32 * kQmvWarps) qmv_kernel(MatmulArgs a) {
   const std::uint16_t* biases = a.biases + w_row * groups_per_row;
 
   float acc = 0.f;
-  for (std::int64_t k0 = static_cast<std::int64_t>(lane) * kElems; k0 < a.k; k0 += 32 * kElems) {
-    const uint2 packed = *reinterpret_cast<const uint2*>(w + k0 * BITS / 32);
-    const std::uint32_t words[2] = {packed.x, packed.y};
-    T xs_vals[kElems];
+  for (std::int64_t base = static_cast<std::int64_t>(lane) * kSegElems; base < a.k; base += kSegsInFlight * kWarpStep) {
+    // Every load of the four segments first (weights, and the group's scale and bias, which stream
+    // from memory as the weights do): loading a scale only when its segment is reached put a
+    // memory round trip between consecutive segments.
+    uint4 packed[kSegsInFlight] = {};
+    T scale_bits[kSegsInFlight] = {}, bias_bits[kSegsInFlight] = {};
     #pragma unroll
-    for (int v = 0; v < kElems / 8; ++v)
-      *reinterpret_cast<uint4*>(&xs_vals[8 * v]) = *reinterpret_cast<const uint4*>(x + k0 + 8 * v);
-    Acc xq = Acc(0.f), xs = Acc(0.f);
-    #pragma unroll
-    for (int i = 0; i < kElems; ++i) {
-      const float q = static_cast<float>(unpack_element(words, static_cast<std::size_t>(i), BITS));
-      if constexpr (std::is_same_v<Acc, float>) {
-        xq = fmaf(E::to_float(xs_vals[i]), q, xq);
-        xs += E::to_float(xs_vals[i]);
-      } else {
-        xq = __hfma(xs_vals[i], E::from_float(q), xq);
-        xs = __hadd(xs, xs_vals[i]);
+    for (int s = 0; s < kSegsInFlight; ++s) {
+      const std::int64_t k0 = base + s * kWarpStep;
+      if (k0 < a.k) {
+        packed[s] = *reinterpret_cast<const uint4*>(w + k0 * BITS / 32);
+        const std::int64_t g = k0 / a.group_size;
+        scale_bits[s] = load_element<T>(scales + g);
+        bias_bits[s] = load_element<T>(biases + g);
       }
     }
-    const std::int64_t g = k0 / a.group_size;
-    const float scale = E::to_float(load_element<T>(scales + g));
-    const float bias = E::to_float(load_element<T>(biases + g));
-    float xq_f, xs_f;
-    if constexpr (std::is_same_v<Acc, float>) {
-      xq_f = xq;
-      xs_f = xs;
-    } else {
-      xq_f = E::to_float(xq);
-      xs_f = E::to_float(xs);
+    #pragma unroll
+    for (int s = 0; s < kSegsInFlight; ++s) {
+      const std::int64_t k0 = base + s * kWarpStep;
+      if (k0 >= a.k) break;
+      const std::uint32_t words[4] = {packed[s].x, packed[s].y, packed[s].z, packed[s].w};
+      const float scale = E::to_float(scale_bits[s]), bias = E::to_float(bias_bits[s]);
+      #pragma unroll
+      for (int c = 0; c < kSegElems / kElems; ++c)
+        acc += qmv_chunk<T, BITS, kElems>(words + c * kChunkWords, x + k0 + c * kElems, scale, bias);
     }
-    acc += scale * xq_f + bias * xs_f;
   }
   #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
