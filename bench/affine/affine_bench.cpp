@@ -1,6 +1,8 @@
 // Speed of the affine kernels on the device they run on, timed with CUDA events (manual time):
 //   qmm   M 8192, (N, K) = (4096, 4096) and (14336, 4096), bf16 activations, 4-bit, group 64,
-//         fixed and legacy (both legal here), beside cuBLAS bf16 GEMM on the dequantized weights;
+//         fixed and legacy (both legal here) on the mma.sync kernel, hopper (CUTLASS's sm90 mixed-input
+//         GEMM on an sm_90 device; the label names the kernel that ran), beside cuBLAS bf16 GEMM on
+//         the dequantized weights;
 //   qmv   M 1 on the same weights, as bytes of weights read per second, beside a read-only kernel
 //         over the same number of bytes (read_only_kernel.cuh).
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
@@ -90,7 +92,10 @@ void BM_affine_dense(benchmark::State& state, const char* variant) {
   const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
   // qmv is bandwidth-bound on the weights: report their bytes; qmm: everything it touches.
   set_counters(state, m == 1 ? weight_bytes : static_cast<double>(bound->bytes_moved()), 2.0 * m * n * k);
-  state.SetLabel(m * 1 < 8 ? "qmv" : "qmm");
+  if (std::string(variant) == "hopper" && !launcher.records().empty())
+    state.SetLabel(launcher.records().front().spec.name);
+  else
+    state.SetLabel(m * 1 < 8 ? "qmv" : "qmm");
 }
 
 // cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel.
@@ -149,6 +154,7 @@ void qmv_shapes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmm_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmm_shapes);
+BENCHMARK_CAPTURE(BM_affine_dense, hopper, "hopper")->Apply(qmm_shapes);
 BENCHMARK(BM_cublas_bf16)->Apply(qmm_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmv_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmv_shapes);

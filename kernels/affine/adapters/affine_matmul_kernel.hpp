@@ -58,4 +58,8 @@ struct MatmulBufferIndex {
 
 Variant require_variant(const std::string& name);  // throws std::invalid_argument
 
+// affine.qmm's "hopper" variant (hopper_qmm_case.cpp): CUTLASS's sm90 mixed-input GEMM where the
+// device and shape allow it (plan_hopper), else the fixed path.
+std::unique_ptr<BoundCase> make_hopper_qmm_case(const MatmulShape& shape);
+
 }  // namespace gridfuzz::affine
