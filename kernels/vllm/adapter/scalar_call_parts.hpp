@@ -3,7 +3,7 @@
 // vLLM call: the same buffers with x and dst of that dtype, the same traffic with 2-byte values
 // where it is 16-bit, the same inputs with the activations generated in that dtype, and the same
 // float64 CPU reference, fed the activations exactly as they are stored (widened to float, which
-// is exact, as upstream's quantize_q8_1 does with static_cast<float>, gguf_kernel.cu:50) and with
+// is exact, as upstream's quantize_q8_1 does with static_cast<float>, gguf_kernel.cu:48) and with
 // the output rounding of a 16-bit dst added to each tolerance (output_rounding_bound).
 #include <cuda.h>
 
