@@ -8,17 +8,22 @@
 //   chunked:  the same kernels under the minimal host fix (grid.z chunked, offsets in 64 bits),
 //             launches checked.
 // Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/cuda/gemv_call_parts):
-// the same float64 reference judges our kernels and upstream's.
+// the same float64 reference judges our kernels and upstream's. `dtype` (f32, f16, bf16) is the
+// activation and output type upstream dispatches on (activation_dtype.hpp); for 16-bit the parts
+// are scalar_call_parts.hpp's.
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <stdexcept>
 
 #include "../cuda/upstream_kernels.hpp"
 #include "../plan/moe_vec_plan.hpp"
+#include "activation_dtype.hpp"
 #include "gemv_call_parts.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "scalar_call_parts.hpp"
 #include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
@@ -27,25 +32,23 @@ namespace {
 using gguf::GemvBuffers;
 using gguf::MoeCallShape;
 
-// moe_vec_q or mul_mat_vec_q of type t, resolved once.
-const device::Function& gemv_function(bool dense, gguf::QuantType t) {
+// moe_vec_q or mul_mat_vec_q of type t and scalar_t k, resolved once.
+const device::Function& gemv_function(bool dense, gguf::QuantType t, ScalarKind k) {
   static std::mutex mutex;
-  static std::map<std::pair<bool, gguf::QuantType>, device::Function> cache;
+  static std::map<std::tuple<bool, gguf::QuantType, ScalarKind>, device::Function> cache;
   const std::lock_guard lock(mutex);
-  const auto key = std::make_pair(dense, t);
+  const auto key = std::make_tuple(dense, t, k);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  const std::string type(gguf::to_string(t));
+  const std::string args = to_string(k) + "," + std::string(gguf::to_string(t)) + ">";
   return cache
-      .emplace(key, dense ? device::Function::from_symbol(mmvq_kernel(t, ScalarKind::f32),
-                                                         "vllm mul_mat_vec_q<float," + type + ">")
-                          : device::Function::from_symbol(moe_vec_kernel(t, ScalarKind::f32),
-                                                         "vllm moe_vec_q<float," + type + ">"))
+      .emplace(key, dense ? device::Function::from_symbol(mmvq_kernel(t, k), "vllm mul_mat_vec_q<" + args)
+                          : device::Function::from_symbol(moe_vec_kernel(t, k), "vllm moe_vec_q<" + args))
       .first->second;
 }
 
 class GemvCase final : public BoundCase {
  public:
-  GemvCase(const MoeCallShape& shape, MoeVecVariant variant) : s_(shape), v_(variant) {}
+  GemvCase(const MoeCallShape& shape, ScalarKind dtype, MoeVecVariant variant) : s_(shape), k_(dtype), v_(variant) {}
 
   LaunchPlan plan(const DeviceLimits& limits) const override {
     const MoeVecCall call = moe_vec_call(v_, s_, upstream_constants(), limits);
@@ -57,8 +60,8 @@ class GemvCase final : public BoundCase {
     return plan;
   }
 
-  std::vector<BufferSpec> buffers() const override { return gguf::gemv_call_buffers(s_); }
-  std::uint64_t bytes_moved() const override { return gguf::gemv_call_bytes_moved(s_); }
+  std::vector<BufferSpec> buffers() const override { return scalar_call_buffers(s_, k_); }
+  std::uint64_t bytes_moved() const override { return scalar_call_bytes_moved(s_, k_); }
   std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
     std::vector<SplitPiece> pieces;
     for (const gguf::TokenRange& r : moe_vec_reference_pieces(s_, limits))
@@ -70,12 +73,12 @@ class GemvCase final : public BoundCase {
   }
 
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    gguf::fill_gemv_call_inputs(s_, seed, bufs, stream);
+    fill_scalar_call_inputs(s_, k_, seed, bufs, stream);
   }
 
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
-    issue(moe_vec_call(v_, s_, upstream_constants(), limits), s_, bufs, 0, 0, launcher, stream,
+    issue(moe_vec_call(v_, s_, upstream_constants(), limits), s_, k_, bufs, 0, 0, launcher, stream,
           v_ == MoeVecVariant::chunked);
   }
 
@@ -88,7 +91,7 @@ class GemvCase final : public BoundCase {
     for (const gguf::TokenRange& r : moe_vec_reference_pieces(s, limits)) {
       MoeCallShape piece = s;
       piece.tokens = r.end - r.begin;
-      issue(moe_vec_call(MoeVecVariant::chunked, piece, upstream_constants(), limits), s, bufs,
+      issue(moe_vec_call(MoeVecVariant::chunked, piece, upstream_constants(), limits), s, k_, bufs,
             r.begin * act_rows_per_token, r.begin * s.top_k, launcher, stream, true);
     }
   }
@@ -96,43 +99,46 @@ class GemvCase final : public BoundCase {
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
     // Upstream's q4_1/q5_1 dot rounds its scale products to fp16 (vecdotq.cuh:86, :153): the
-    // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3").
-    return gguf::gemv_call_cpu_reference(s_, bufs, seed, count, {.fp16_scale_products = true});
+    // tolerance says so (docs/upstream/vllm-gguf.md, "Finding 3"). A 16-bit dst adds its rounding.
+    return scalar_call_cpu_reference(s_, k_, bufs, seed, count, {.fp16_scale_products = true});
   }
 
  private:
 
   // Issues `call` over the buffers of the whole shape `s`, starting at activation row `act0` and
   // pair `pair0` (the split reference's pieces; 0 for the production call).
-  static void issue(const MoeVecCall& call, const MoeCallShape& s, const BufferSet& bufs, std::uint64_t act0,
-                    std::uint64_t pair0, device::Launcher& launcher, CUstream stream, bool checked) {
-    float* x = bufs.as<float>(GemvBuffers::x) + act0 * s.cols;
+  static void issue(const MoeVecCall& call, const MoeCallShape& s, ScalarKind k, const BufferSet& bufs,
+                    std::uint64_t act0, std::uint64_t pair0, device::Launcher& launcher, CUstream stream,
+                    bool checked) {
+    void* x = advance_scalar(bufs.as<void>(GemvBuffers::x), k, static_cast<std::int64_t>(act0 * s.cols));
     int* q8 = bufs.as<int>(GemvBuffers::q8_1(s)) + act0 * s.token_stride();
-    issue_quantize(call.quantize, x, q8, launcher, stream, checked);
+    issue_quantize(call.quantize, k, x, q8, launcher, stream, checked);
     const void* vx = bufs.as<std::uint8_t>(GemvBuffers::weights);
-    float* dst = bufs.as<float>(GemvBuffers::dst(s)) + pair0 * s.rows;
+    void* dst = advance_scalar(bufs.as<void>(GemvBuffers::dst(s)), k, static_cast<std::int64_t>(pair0 * s.rows));
+    const device::Function& fn = gemv_function(s.dense, s.quant, k);
     if (s.dense) {
       for (const MoeVecLaunch& l : call.gemv) {
         const void* vy = q8 + l.q8_offset;
-        float* d = dst + l.dst_offset;
+        void* d = advance_scalar(dst, k, static_cast<std::int64_t>(l.dst_offset));
         int ncols = l.ncols, nrows = l.nrows, nvecs = l.nvecs;
         void* args[] = {&vx, &vy, &d, &ncols, &nrows, &nvecs};
-        launch_upstream(launcher, gemv_function(true, s.quant), l.spec, args, stream, checked);
+        launch_upstream(launcher, fn, l.spec, args, stream, checked);
       }
       return;
     }
     const int* ids = bufs.as<int>(GemvBuffers::ids) + pair0;
     for (const MoeVecLaunch& l : call.gemv) {
       const void* vy = q8 + l.q8_offset;
-      float* d = dst + l.dst_offset;
+      void* d = advance_scalar(dst, k, static_cast<std::int64_t>(l.dst_offset));
       const int* topk_ids = ids + l.ids_offset;
       int top_k = l.top_k, ncols = l.ncols, nrows = l.nrows, token_stride = l.token_stride;
       void* args[] = {&vx, &vy, &d, &topk_ids, &top_k, &ncols, &nrows, &token_stride};
-      launch_upstream(launcher, gemv_function(false, s.quant), l.spec, args, stream, checked);
+      launch_upstream(launcher, fn, l.spec, args, stream, checked);
     }
   }
 
   MoeCallShape s_;
+  ScalarKind k_;
   MoeVecVariant v_;
 };
 
@@ -165,19 +171,26 @@ class GemvKernel final : public Kernel {
     a.push_back({"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
                  1 << 20, 32});
     a.push_back({"quant", "weight quant type", "q4_0", types, 0, 0});
-    a.push_back({"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0});
+    a.push_back(dtype_axis());
     return a;
   }
   std::optional<std::string> check(const Params& p) const override {
-    return gemv_shape_check([&] { return shape(p); });
+    return gemv_shape_check([&] {
+      scalar_kind_from(p);
+      return shape(p);
+    });
   }
 
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<GemvCase>(shape(p), parse_moe_vec_variant(variant));
+    return std::make_unique<GemvCase>(shape(p), scalar_kind_from(p), parse_moe_vec_variant(variant));
   }
 
  private:
-  MoeCallShape shape(const Params& p) const { return dense_ ? gguf::mmvq_shape_from(p) : gguf::moe_shape_from(p); }
+  // The GGUF call shape with its own dtype f32: the vLLM case keeps the activation dtype beside it.
+  MoeCallShape shape(const Params& p) const {
+    const Params f32 = with_f32_shape_dtype(p);
+    return dense_ ? gguf::mmvq_shape_from(f32) : gguf::moe_shape_from(f32);
+  }
 
   bool dense_;
 };

@@ -10,20 +10,25 @@
 // on the host from the seed, with the highest expert always used (so an index that depends on it
 // is formed), sorted as moe_align_block_size sorts it: each expert's pairs in pair order, padded to
 // MOE_X with the sentinel `pairs`; unused blocks have expert -1, which the kernel skips.
+// x and dst are of the `dtype` upstream dispatches on (activation_dtype.hpp, gguf_kernel.cu:306).
 // Split reference: the chunked call in chunks of at most 4096 blocks: the same kernel, the same
 // per-element arithmetic, bit-exact.
 #include <map>
 #include <mutex>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 
 #include "../cuda/upstream_kernels.hpp"
+#include "../cuda/activation_fill.hpp"
 #include "../plan/moe_mmq_plan.hpp"
+#include "activation_dtype.hpp"
 #include "gemv_call_parts.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "random_fill.hpp"
+#include "scalar_call_parts.hpp"
 #include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
@@ -33,20 +38,20 @@ using gguf::MoeCallShape;
 
 constexpr std::uint64_t kReferenceBlocksPerLaunch = 4096;
 
-const device::Function& mmq_function(gguf::QuantType t, bool need_check) {
+const device::Function& mmq_function(gguf::QuantType t, ScalarKind k, bool need_check) {
   static std::mutex mutex;
-  static std::map<std::pair<gguf::QuantType, bool>, device::Function> cache;
+  static std::map<std::tuple<gguf::QuantType, ScalarKind, bool>, device::Function> cache;
   const std::lock_guard lock(mutex);
-  const auto key = std::make_pair(t, need_check);
+  const auto key = std::make_tuple(t, k, need_check);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  const std::string name = "vllm moe_" + std::string(gguf::to_string(t)) + "<float," + (need_check ? "true" : "false") + ">";
-  return cache.emplace(key, device::Function::from_symbol(moe_mmq_kernel(t, ScalarKind::f32, need_check), name))
-      .first->second;
+  const std::string name = "vllm moe_" + std::string(gguf::to_string(t)) + "<" + to_string(k) + "," +
+                           (need_check ? "true" : "false") + ">";
+  return cache.emplace(key, device::Function::from_symbol(moe_mmq_kernel(t, k, need_check), name)).first->second;
 }
 
 class MoeMmqCase final : public BoundCase {
  public:
-  MoeMmqCase(const MoeCallShape& shape, MoeVecVariant variant) : s_(shape), v_(variant) {}
+  MoeMmqCase(const MoeCallShape& shape, ScalarKind dtype, MoeVecVariant variant) : s_(shape), k_(dtype), v_(variant) {}
 
   LaunchPlan plan(const DeviceLimits& limits) const override {
     const MoeMmqCall call = moe_mmq_call(v_, s_, upstream_constants(), limits.max_grid_y);
@@ -61,7 +66,7 @@ class MoeMmqCase final : public BoundCase {
   std::vector<BufferSpec> buffers() const override {
     const MoeCallShape& s = s_;
     const AlignedRoutingSizes sizes = routing_sizes(s);
-    std::vector<BufferSpec> b = gguf::gemv_call_buffers(s);
+    std::vector<BufferSpec> b = scalar_call_buffers(s, k_);
     b.push_back({"sorted_token_ids", BufferRole::input, ElementType::i32, sizes.max_padded});
     b.push_back({"block_experts", BufferRole::input, ElementType::i32, sizes.blocks});
     b.push_back({"num_tokens_post_padded", BufferRole::input, ElementType::i32, 1});
@@ -69,7 +74,7 @@ class MoeMmqCase final : public BoundCase {
   }
   std::uint64_t bytes_moved() const override {
     const MoeCallShape& s = s_;
-    return gguf::gemv_call_bytes_moved(s) + routing_sizes(s).max_padded * 4;
+    return scalar_call_bytes_moved(s, k_) + routing_sizes(s).max_padded * 4;
   }
   std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
     std::vector<SplitPiece> pieces;
@@ -85,7 +90,7 @@ class MoeMmqCase final : public BoundCase {
 
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     const MoeCallShape& s = s_;
-    gguf::fill_activations(bufs.as<float>("x"), s.activation_rows() * s.cols, seed, stream);
+    fill_activations(k_, bufs.ptr("x"), s.activation_rows() * s.cols, seed, stream);
     gguf::fill_weight_blocks(bufs.as<std::uint8_t>("weights"),
                              s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
     // The routing is made here, on the host, and written synchronously: no GPU fill touches these
@@ -101,20 +106,19 @@ class MoeMmqCase final : public BoundCase {
 
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
-    issue(moe_mmq_call(v_, s_, upstream_constants(), limits.max_grid_y), s_, bufs, launcher, stream,
+    issue(moe_mmq_call(v_, s_, upstream_constants(), limits.max_grid_y), s_, k_, bufs, launcher, stream,
           v_ == MoeVecVariant::chunked);
   }
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
-    issue(reference_call(s_, limits), s_, bufs, launcher, stream, true);
+    issue(reference_call(s_, limits), s_, k_, bufs, launcher, stream, true);
   }
 
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
     // Upstream's MMQ dot rounds q4_1/q5_1 scale products to fp16 (vecdotq.cuh:86, :153), and one
-    // thread sums a whole row of blocks.
-    return gguf::gemv_call_cpu_reference(s_, bufs, seed, count,
-                                         {.fp16_scale_products = true, .serial_dot = true});
+    // thread sums a whole row of blocks. A 16-bit dst adds its rounding.
+    return scalar_call_cpu_reference(s_, k_, bufs, seed, count, {.fp16_scale_products = true, .serial_dot = true});
   }
 
  private:
@@ -151,13 +155,13 @@ class MoeMmqCase final : public BoundCase {
     bufs.write(bufs.index_of("num_tokens_post_padded"), 0, &post_padded, 4);
   }
 
-  static void issue(const MoeMmqCall& call, const MoeCallShape& s, const BufferSet& bufs, device::Launcher& launcher,
-                    CUstream stream, bool checked) {
+  static void issue(const MoeMmqCall& call, const MoeCallShape& s, ScalarKind k, const BufferSet& bufs,
+                    device::Launcher& launcher, CUstream stream, bool checked) {
     int* q8 = bufs.as<int>("q8_1");
-    issue_quantize(call.quantize, bufs.as<float>("x"), q8, launcher, stream, checked);
+    issue_quantize(call.quantize, k, bufs.as<void>("x"), q8, launcher, stream, checked);
     const void* vx = bufs.as<std::uint8_t>("weights");
     const void* vy = q8;
-    float* dst = bufs.as<float>("dst");
+    void* dst = bufs.as<void>("dst");
     const int* ntpp = bufs.as<int>("num_tokens_post_padded");
     for (const MoeMmqLaunch& l : call.mmq) {
       const int* sorted = bufs.as<int>("sorted_token_ids") + l.sorted_offset;
@@ -166,11 +170,12 @@ class MoeMmqCase final : public BoundCase {
           nrows_dst = l.nrows_dst, top_k = l.top_k;
       void* args[] = {&vx,      &vy,      &dst,     &sorted,  &experts,   &ntpp,  &exp_stride,
                       &ncols_x, &nrows_x, &ncols_y, &nrows_y, &nrows_dst, &top_k};
-      launch_upstream(launcher, mmq_function(s.quant, l.need_check), l.spec, args, stream, checked);
+      launch_upstream(launcher, mmq_function(s.quant, k, l.need_check), l.spec, args, stream, checked);
     }
   }
 
   MoeCallShape s_;
+  ScalarKind k_;
   MoeVecVariant v_;
 };
 
@@ -195,19 +200,23 @@ class MoeMmqKernel final : public Kernel {
         {"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
          1 << 20, 32},
         {"quant", "weight quant type (those with an MMQ kernel upstream)", "q4_0", types, 0, 0},
-        {"dtype", "activation and output dtype (upstream ties them): f32", "f32", {"f32"}, 0, 0},
+        dtype_axis(),
     };
   }
   std::optional<std::string> check(const Params& p) const override {
-    return gemv_shape_check([&] { return shape(p); });
+    return gemv_shape_check([&] {
+      scalar_kind_from(p);
+      return shape(p);
+    });
   }
 
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<MoeMmqCase>(shape(p), parse_moe_vec_variant(variant));
+    return std::make_unique<MoeMmqCase>(shape(p), scalar_kind_from(p), parse_moe_vec_variant(variant));
   }
 
  private:
-  static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(p); }
+  // The GGUF call shape with its own dtype f32: the case keeps the activation dtype beside it.
+  static MoeCallShape shape(const Params& p) { return gguf::moe_shape_from(with_f32_shape_dtype(p)); }
 };
 
 }  // namespace

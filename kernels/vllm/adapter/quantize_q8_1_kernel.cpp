@@ -2,7 +2,8 @@
 // gguf_kernel.cu:72-86, the first step of every vLLM GGUF call), compiled unmodified.
 //   upstream: tiles of 65535 rows with upstream's int tile offsets, unchecked;
 //   chunked:  the same tiles with 64-bit offsets, checked.
-// Buffers: x (f32 [rows, cols], input), q8_1 (int32 [rows, padded/32*9], output). Split
+// Buffers: x ([rows, cols] of `dtype`: f32, f16 or bf16, quantize_q8_1<scalar_t> as each entry point
+// dispatches it, gguf_kernel.cu:116/:306/:408; input), q8_1 (int32 [rows, padded/32*9], output). Split
 // reference: the chunked tiles over row pieces; CPU reference: sampled q8_1 words from gridfuzz's
 // quantizer, bit for bit (the same float operations in the same order).
 #include <algorithm>
@@ -10,12 +11,14 @@
 #include <random>
 
 #include "../cuda/upstream_kernels.hpp"
+#include "../cuda/activation_fill.hpp"
 #include "../plan/quantize_plan.hpp"
+#include "activation_dtype.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/gguf/q8_1_layout.hpp"
 #include "gridfuzz/gguf/quantize_q8_1.hpp"
 #include "gridfuzz/vllm/register.hpp"
-#include "random_fill.hpp"
+#include "scalar_call_parts.hpp"
 #include "upstream_launch.hpp"
 
 namespace gridfuzz::vllm {
@@ -23,7 +26,8 @@ namespace {
 
 class QuantizeQ8_1Case final : public BoundCase {
  public:
-  QuantizeQ8_1Case(std::uint64_t rows, std::uint64_t cols, MoeVecVariant variant) : rows_(rows), cols_(cols), v_(variant) {}
+  QuantizeQ8_1Case(std::uint64_t rows, std::uint64_t cols, ScalarKind dtype, MoeVecVariant variant)
+      : rows_(rows), cols_(cols), k_(dtype), v_(variant) {}
 
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
@@ -34,7 +38,7 @@ class QuantizeQ8_1Case final : public BoundCase {
     return plan;
   }
   std::vector<BufferSpec> buffers() const override {
-    return {{"x", BufferRole::input, ElementType::f32, rows_ * cols_},
+    return {{"x", BufferRole::input, element_type(k_), rows_ * cols_},
             {"q8_1", BufferRole::output, ElementType::i32, rows_ * gguf::q8_1_row_stride_int32(cols_)}};
   }
   std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
@@ -47,15 +51,17 @@ class QuantizeQ8_1Case final : public BoundCase {
     return {true, 0, 0, "the same upstream kernel over row pieces: one warp per q8_1 block, bit-exact"};
   }
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
-    gguf::fill_activations(bufs.as<float>("x"), rows_ * cols_, seed, stream);
+    fill_activations(k_, bufs.ptr("x"), rows_ * cols_, seed, stream);
   }
   void launch(const DeviceLimits&, const BufferSet& bufs, device::Launcher& launcher, CUstream stream) const override {
-    issue(v_, rows_, cols_, bufs.as<float>("x"), bufs.as<int>("q8_1"), launcher, stream, v_ == MoeVecVariant::chunked);
+    issue(v_, rows_, cols_, k_, bufs.as<void>("x"), bufs.as<int>("q8_1"), launcher, stream,
+          v_ == MoeVecVariant::chunked);
   }
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
     for (const SplitPiece& piece : split(limits))
-      issue(MoeVecVariant::chunked, piece.end - piece.begin, cols_, bufs.as<float>("x") + piece.begin * cols_,
+      issue(MoeVecVariant::chunked, piece.end - piece.begin, cols_, k_,
+            advance_scalar(bufs.as<void>("x"), k_, static_cast<std::int64_t>(piece.begin * cols_)),
             bufs.as<int>("q8_1") + piece.begin * gguf::q8_1_row_stride_int32(cols_), launcher, stream, true);
   }
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
@@ -70,7 +76,11 @@ class QuantizeQ8_1Case final : public BoundCase {
     for (std::size_t k = 0; k < count; k += 16) {
       // Every other row among the last 16, where a tile offset bug shows first.
       const std::uint64_t row = (k / 16) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
-      bufs.read(x_buffer, row * cols * 4, x.data(), cols * 4);
+      // The activations as stored, widened to float exactly (quantize_q8_1's static_cast<float>).
+      if (k_ == ScalarKind::f32)
+        bufs.read(x_buffer, row * cols * 4, x.data(), cols * 4);
+      else
+        WidenedActivations(bufs, x_buffer, k_).read(x_buffer, row * cols * 4, x.data(), cols * 4);
       gguf::quantize_row_q8_1(x.data(), cols, q.data());
       for (std::size_t j = 0; j < 16 && k + j < count; ++j) {
         const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
@@ -83,14 +93,15 @@ class QuantizeQ8_1Case final : public BoundCase {
   }
 
  private:
-  static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, float* x, int* q8,
+  static void issue(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols, ScalarKind k, void* x, int* q8,
                     device::Launcher& launcher, CUstream stream, bool checked) {
     std::optional<std::string> host_error;  // the plan reports it; the runner then launches nothing
-    issue_quantize(quantize_launches(v, rows, cols, upstream_constants(), host_error), x, q8, launcher, stream,
+    issue_quantize(quantize_launches(v, rows, cols, upstream_constants(), host_error), k, x, q8, launcher, stream,
                    checked);
   }
 
   std::uint64_t rows_, cols_;
+  ScalarKind k_;
   MoeVecVariant v_;
 };
 
@@ -104,18 +115,21 @@ class QuantizeQ8_1Kernel final : public Kernel {
   std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
   std::vector<AxisSpec> axes() const override {
     return {{"rows", "activation rows (tokens)", "64", {}, 1, 1ll << 28},
-            {"cols", "columns per row, padded to 512 in q8_1 (gemma-4 hidden: 2816)", "2816", {}, 1, 1 << 20}};
+            {"cols", "columns per row, padded to 512 in q8_1 (gemma-4 hidden: 2816)", "2816", {}, 1, 1 << 20},
+            dtype_axis()};
   }
   std::optional<std::string> check(const Params& p) const override {
     try {
       if (p.get_u64("rows") == 0 || p.get_u64("cols") == 0) return "rows and cols must be at least 1";
+      scalar_kind_from(p);
     } catch (const std::exception& e) {
       return std::string(e.what());
     }
     return std::nullopt;
   }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<QuantizeQ8_1Case>(p.get_u64("rows"), p.get_u64("cols"), parse_moe_vec_variant(variant));
+    return std::make_unique<QuantizeQ8_1Case>(p.get_u64("rows"), p.get_u64("cols"), scalar_kind_from(p),
+                                              parse_moe_vec_variant(variant));
   }
 };
 

@@ -28,9 +28,13 @@ T* advance(T* base, std::int64_t elements) {
 void launch_upstream(device::Launcher& launcher, const device::Function& fn, const LaunchSpec& spec, void** args,
                      CUstream stream, bool checked);
 
-// Upstream's quantize_q8_1<float> over `launches` (quantize_plan.hpp), from x and into q8.
-void issue_quantize(const std::vector<QuantizeLaunch>& launches, float* x, int* q8, device::Launcher& launcher,
-                    CUstream stream, bool checked);
+// Upstream's quantize_q8_1<scalar_t> over `launches` (quantize_plan.hpp), from x (values of type k)
+// and into q8; each x_offset is in elements of k, as upstream's &x[off * kx] (gguf_kernel.cu:82).
+void issue_quantize(const std::vector<QuantizeLaunch>& launches, ScalarKind k, void* x, int* q8,
+                    device::Launcher& launcher, CUstream stream, bool checked);
+
+// The start of element `elements` of a buffer of k values (may wrap as `advance` does).
+void* advance_scalar(void* base, ScalarKind k, std::int64_t elements);
 
 // Kernel::check of the vLLM GEMV calls: the GGUF call shape's problem, or a parse error.
 template <class ShapeOf>
