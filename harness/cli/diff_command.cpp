@@ -134,17 +134,18 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
   if (a.same_verdicts) j.field("same_verdicts", !why && diff.same_cases_and_verdicts());
   if (!why) {
     const auto write_line_item = [](JsonWriter& w, const reports::BoundaryLine& b) { write_line(w, b); };
-    write_list(j, "new_failures", diff.new_failures, write_case);
-    write_list(j, "new_model_mismatches", diff.new_model_mismatches, write_case);
-    write_list(j, "new_unexpected_passes", diff.new_unexpected_passes, write_case);
-    write_list(j, "moved_boundaries", diff.moved_boundaries, [](JsonWriter& w, const reports::BoundaryMove& m) {
+    const auto write_move = [](JsonWriter& w, const reports::BoundaryMove& m) {
       w.begin_object().field("what", m.what);
       w.key("before");
       write_line(w, m.before);
       w.key("after");
       write_line(w, m.after);
       w.end_object();
-    });
+    };
+    write_list(j, "new_failures", diff.new_failures, write_case);
+    write_list(j, "new_model_mismatches", diff.new_model_mismatches, write_case);
+    write_list(j, "new_unexpected_passes", diff.new_unexpected_passes, write_case);
+    write_list(j, "moved_boundaries", diff.moved_boundaries, write_move);
     write_list(j, "slower", diff.slower, write_timed);
     write_list(j, "still_failing", diff.still_failing, write_case);
     write_list(j, "no_longer_failing", diff.no_longer_failing, write_case);
@@ -155,6 +156,7 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
     j.field("added_kernels", diff.added_kernels).field("removed_kernels", diff.removed_kernels);
     write_list(j, "added_cases", diff.added_cases, write_case);
     write_list(j, "removed_cases", diff.removed_cases, write_case);
+    write_list(j, "boundaries_not_reached", diff.boundaries_not_reached, write_move);
     write_list(j, "boundaries_only_in_baseline", diff.boundaries_only_in_baseline, write_line_item);
     write_list(j, "boundaries_only_in_current", diff.boundaries_only_in_current, write_line_item);
   }

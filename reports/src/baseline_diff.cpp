@@ -60,6 +60,22 @@ std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
   return kernels;
 }
 
+// Whether `after` can tell if `before`'s boundary moved: a side that found no failure says nothing
+// about values above the largest it judged. So "first fail F -> none" is a move only when the run
+// without a failure judged F or beyond (and the other way round).
+bool reached(const BoundarySide& before, const BoundarySide& after) {
+  if (before.first_fail && !after.first_fail && after.max_judged < *before.first_fail) return false;
+  if (after.first_fail && !before.first_fail && before.max_judged < *after.first_fail) return false;
+  return true;
+}
+
+std::string not_reached_text(const char* side, const BoundarySide& before, const BoundarySide& after) {
+  const bool current_short = before.first_fail && !after.first_fail;
+  return std::string(side) + " first fail " + value_text(before.first_fail) + " -> " + value_text(after.first_fail) +
+         " (the " + (current_short ? "current run" : "baseline") + " judged up to " +
+         std::to_string(current_short ? after.max_judged : before.max_judged) + ")";
+}
+
 void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current) {
   std::map<std::string, BoundaryLine> before;
   for (auto& line : boundary_table(baseline)) before.emplace(line.key(), std::move(line));
@@ -70,15 +86,20 @@ void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline,
       continue;
     }
     const BoundaryLine& old = it->second;
-    std::string what;
-    if (old.predicted.first_fail != line.predicted.first_fail)
-      what += "predicted first fail " + value_text(old.predicted.first_fail) + " -> " +
-              value_text(line.predicted.first_fail);
+    std::string what, unknown;
+    const auto compare_side = [&](const char* side, const BoundarySide& before, const BoundarySide& after) {
+      if (before.first_fail == after.first_fail) return;
+      std::string& into = reached(before, after) ? what : unknown;
+      into += std::string(into.empty() ? "" : "; ") +
+              (reached(before, after) ? std::string(side) + " first fail " + value_text(before.first_fail) + " -> " +
+                                            value_text(after.first_fail)
+                                      : not_reached_text(side, before, after));
+    };
+    compare_side("predicted", old.predicted, line.predicted);
     // Observed boundaries compare only when both runs ran the line on a device.
-    if (old.observed && line.observed && old.observed->first_fail != line.observed->first_fail)
-      what += std::string(what.empty() ? "" : "; ") + "observed first fail " + value_text(old.observed->first_fail) +
-              " -> " + value_text(line.observed->first_fail);
+    if (old.observed && line.observed) compare_side("observed", *old.observed, *line.observed);
     if (!what.empty()) diff.moved_boundaries.push_back({old, line, what});
+    else if (!unknown.empty()) diff.boundaries_not_reached.push_back({old, line, unknown});
     before.erase(it);
   }
   for (auto& [key, line] : before) diff.boundaries_only_in_baseline.push_back(std::move(line));
@@ -237,6 +258,8 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   section(out, "Removed kernels", diff.removed_kernels, max_listed, print_text);
   section(out, "Added cases", diff.added_cases, max_listed, print_case);
   section(out, "Removed cases", diff.removed_cases, max_listed, print_case);
+  section(out, "Boundaries one run did not reach (a time budget stopped it short; not compared)",
+          diff.boundaries_not_reached, max_listed, print_move);
   section(out, "Boundary lines only in the baseline", diff.boundaries_only_in_baseline, max_listed, print_line);
   section(out, "Boundary lines only in the current run", diff.boundaries_only_in_current, max_listed, print_line);
   return out.str();

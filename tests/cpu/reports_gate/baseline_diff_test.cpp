@@ -60,6 +60,37 @@ TEST(BaselineDiff, PredictedBoundaryMoveFails) {
   EXPECT_NE(diff.moved_boundaries[0].what.find("predicted first fail 8192 -> 8193"), std::string::npos);
 }
 
+// A budgeted run that stopped below the baseline's boundary found no failure there: that is not
+// a move (it judged nothing at 8192), so it is listed, not failed. A run that judged 8192 and saw
+// it pass did move the boundary.
+TEST(BaselineDiff, BoundaryTheRunNeverReachedIsNotAMove) {
+  const auto baseline = legacy_boundary_run();  // 8190..8194, first fail 8192
+  const std::vector<CsvRow> short_run(baseline.begin(), baseline.begin() + 2);  // 8190, 8191
+  const BaselineDiff diff = diff_runs(baseline, short_run);
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_TRUE(diff.moved_boundaries.empty());
+  ASSERT_EQ(diff.boundaries_not_reached.size(), 1u) << render_diff(diff);
+  EXPECT_NE(diff.boundaries_not_reached[0].what.find("judged up to 8191"), std::string::npos)
+      << diff.boundaries_not_reached[0].what;
+  EXPECT_NE(render_diff(diff).find("did not reach"), std::string::npos);
+  // The other way round: the baseline stopped short, the current run found the boundary.
+  const BaselineDiff reverse = diff_runs(short_run, baseline);
+  EXPECT_TRUE(reverse.moved_boundaries.empty()) << render_diff(reverse);
+  EXPECT_EQ(reverse.boundaries_not_reached.size(), 1u);
+
+  // Reaching the value and finding it passes is a move.
+  auto passing = baseline;
+  for (auto& row : passing) {
+    row.set("predicted", "accept");
+    row.set("observed", "accept");
+    row.set("oracle", "split:exact:0 unwritten:0 cpu:256/256");
+    row.set("verdict", "pass");
+  }
+  const BaselineDiff moved = diff_runs(baseline, passing);
+  EXPECT_TRUE(moved.gate_failed());
+  EXPECT_EQ(moved.moved_boundaries.size(), 1u) << render_diff(moved);
+}
+
 TEST(BaselineDiff, NewFailureFailsAndNamesTheReplay) {
   std::vector<CsvRow> baseline{fixed_row(64), fixed_row(8192)};
   std::vector<CsvRow> current = baseline;

@@ -50,6 +50,9 @@ struct BaselineDiff {
   std::vector<std::string> added_kernels, removed_kernels;  // "kernel variant" (device)
   std::vector<CaseChange> added_cases, removed_cases;
   std::vector<BoundaryLine> boundaries_only_in_baseline, boundaries_only_in_current;
+  // A line both runs have, where one run found a boundary at a value the other never judged (a
+  // time budget stopped it short): neither moved nor confirmed.
+  std::vector<BoundaryMove> boundaries_not_reached;
   std::size_t matched_cases = 0;
   std::size_t baseline_rows = 0, current_rows = 0;
   // The devices of each run's rows, "<device> (cc <cc>)", sorted, each once.
