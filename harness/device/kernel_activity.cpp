@@ -129,6 +129,8 @@ KernelActivity::KernelActivity() {
 }
 
 KernelActivity::~KernelActivity() {
+  // Results unchecked: a destructor cannot report them, and a failed disable or flush leaves at
+  // worst records that arrive later, which on_buffer_completed drops once g_live is false.
   const ActivityApi& api = activity_api();
   api.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // hand back the buffers; records are dropped below
