@@ -14,6 +14,8 @@ namespace {
 // Second formulation: compare with the type's numeric_limits max instead of a power of two.
 bool fits(u128 v, IndexType t) {
   switch (t) {
+    case IndexType::int16: return v <= static_cast<u128>(std::numeric_limits<std::int16_t>::max());
+    case IndexType::uint16: return v <= static_cast<u128>(std::numeric_limits<std::uint16_t>::max());
     case IndexType::int32: return v <= static_cast<u128>(std::numeric_limits<std::int32_t>::max());
     case IndexType::uint32: return v <= static_cast<u128>(std::numeric_limits<std::uint32_t>::max());
     case IndexType::int64: return v <= static_cast<u128>(std::numeric_limits<std::int64_t>::max());
@@ -25,7 +27,8 @@ bool fits(u128 v, IndexType t) {
 }  // namespace
 
 RC_GTEST_PROP(IndexRangeProperty, SafeExactlyWhenTheValueFitsItsType, ()) {
-  const auto t = *rc::gen::element(IndexType::int32, IndexType::uint32, IndexType::int64, IndexType::uint64);
+  const auto t = *rc::gen::element(IndexType::int16, IndexType::uint16, IndexType::int32, IndexType::uint32,
+                                   IndexType::int64, IndexType::uint64);
   // Products of two shape values near the 2^31 / 2^32 boundaries, computed exactly in 128 bits.
   const auto a = *gridfuzz::properties::near_limits({1, 2, 65536, 1ULL << 31, 1ULL << 32, 3037000500ULL}, 0, UINT64_MAX);
   const auto b = *gridfuzz::properties::near_limits({1, 2, 4, 65535, 1ULL << 32}, 0, 1ULL << 33);
