@@ -8,7 +8,9 @@
 #include "case_expansion.hpp"
 #include "commands.hpp"
 #include "gridfuzz/predictor.hpp"
-#include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/reporters/console_line.hpp"
+#include "gridfuzz/reporters/csv_reporter.hpp"
+#include "gridfuzz/verdict.hpp"
 #include "gridfuzz/strategies.hpp"
 #include "model_option.hpp"
 #include "parse.hpp"
@@ -28,13 +30,11 @@ struct BisectArgs {
 std::string value_or_none(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "none"; }
 
 // "fail:mismatch" -> "mismatch"; expected-fail/model-mismatch -> what was observed.
-std::string failure_kind(const reports::CsvRow& row) {
-  const std::string& v = row.get("verdict");
-  if (v.rfind("fail:", 0) == 0) return v.substr(5);
-  const std::string& obs = row.get("observed");
-  if (obs.rfind("refuse:", 0) == 0) return "refused(" + obs.substr(7) + ")";
-  if (obs != "accept") return obs;
-  return row.get("oracle");
+std::string failure_kind(const CaseRecord& record) {
+  if (record.verdict.kind == Verdict::Kind::fail) return record.verdict.failure_kind;
+  if (record.observed.kind == Observed::Kind::refuse) return "refused(" + record.observed.reason + ")";
+  if (record.observed.kind != Observed::Kind::accept) return record.observed.to_string();
+  return record.oracle.to_string();
 }
 
 }  // namespace
@@ -92,7 +92,7 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
     }
     if (!session.on_device() && !a->engine.static_only && !session.limits().note.empty())
       std::cerr << "note: " << session.limits().note << "\n";
-    std::optional<reports::CsvWriter> csv;
+    std::optional<reporters::CsvReporter> csv;
     if (session.on_device() && !a->engine.csv.empty()) csv.emplace(a->engine.csv);
     auto bisect_from = [&](const Params& start) -> int {
       const Params base = expand_cases(start, axes, sets, false).front();
@@ -118,15 +118,15 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
       }
       std::string observed_rule = "none";
       const BisectResult seen = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
-        const reports::CsvRow row = session.execute({k.name(), variant, params_at(v), a->seed});
-        if (csv) csv->write(row);
-        std::cout << a->axis << "=" << v << ": " << format_row_line(row) << std::endl;
-        const std::string& verdict = row.get("verdict");
-        if (verdict == "skipped" || verdict == "static")
+        const CaseRecord record = session.execute({k.name(), variant, params_at(v), a->seed});
+        if (csv) csv->report(record);
+        std::cout << a->axis << "=" << v << ": " << reporters::console_line(record) << std::endl;
+        const Verdict::Kind verdict = record.verdict.kind;
+        if (verdict == Verdict::Kind::skipped || verdict == Verdict::Kind::static_only)
           throw std::runtime_error("bisect: the case at " + a->axis + "=" + std::to_string(v) + " could not run (" +
-                                   row.get("observed") + ")");
-        const bool bad = verdict != "pass" && verdict != "unexpected-pass";
-        if (bad) observed_rule = failure_kind(row);
+                                   record.observed.to_string() + ")");
+        const bool bad = verdict != Verdict::Kind::pass && verdict != Verdict::Kind::unexpected_pass;
+        if (bad) observed_rule = failure_kind(record);
         return bad;
       });
       std::cout << seen.probes << " runs\n";

@@ -10,7 +10,7 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device_limits.hpp"
-#include "gridfuzz/result_row.hpp"
+#include "gridfuzz/case_record.hpp"
 #include "gridfuzz/reports/csv_error.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/text_file.hpp"

@@ -6,11 +6,11 @@
 
 #include "case_expansion.hpp"
 #include "commands.hpp"
-#include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/reporters/console_line.hpp"
+#include "gridfuzz/reporters/csv_reporter.hpp"
 #include "model_option.hpp"
 #include "parse.hpp"
 #include "session.hpp"
-#include "gridfuzz/verdict.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -28,17 +28,18 @@ struct RunArgs {
 }  // namespace
 
 int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path) {
-  std::optional<reports::CsvWriter> csv;
+  std::optional<reporters::CsvReporter> csv;
   if (!csv_path.empty()) csv.emplace(csv_path);
+  reporters::ConsoleReporter console(std::cout);
   if (!session.on_device())
     std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
               << " (observed = static)\n";
   int failures = 0;
   for (const Case& c : cases) {
-    const reports::CsvRow row = session.execute(c);
-    if (csv) csv->write(row);
-    std::cout << format_row_line(row) << std::endl;
-    failures += verdict_fails_run(row.get("verdict"));
+    const CaseRecord record = session.execute(c);
+    if (csv) csv->report(record);
+    console.report(record);
+    failures += record.verdict.fails_run();
   }
   std::cout << cases.size() << " case(s), " << failures << " failing" << (session.worker_restarts() ? ", worker restarts: " + std::to_string(session.worker_restarts()) : "") << "\n";
   return failures ? kFound : kOk;

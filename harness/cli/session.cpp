@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <iostream>
 
-#include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/text_file.hpp"
 
 #include "gridfuzz/device/context.hpp"
@@ -48,6 +47,10 @@ std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
                      "--budget-mib", std::to_string(o.budget_mib)});
   if (!o.ledger.empty()) a.insert(a.end(), {"--ledger", o.ledger});
   return a;
+}
+
+RunOptions run_options(const EngineOptions& o) {
+  return RunOptions{o.timing, o.warmup, o.samples, o.reference_samples, o.budget_mib << 20};
 }
 
 Registry& builtin_registry() {
@@ -122,7 +125,7 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options, std:
   if (options_.in_process && devices_.size() > 1)
     throw UsageError("--in-process runs on one device; it cannot be combined with several --devices");
   try {
-    ledger_ = load_ledger(options.ledger);
+    env_.ledger = load_ledger(options.ledger);
   } catch (const UsageError&) {
     throw;
   } catch (const FileReadError&) {
@@ -130,42 +133,37 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options, std:
   } catch (const std::exception& e) {
     throw UsageError(std::string("--ledger: ") + e.what());
   }
-  ctx_.run_id = std::to_string(std::chrono::system_clock::now().time_since_epoch().count() / 1000000) + "-" +
-                std::to_string(getpid());
-  ctx_.device = limits_.limits.name;
-  ctx_.cc = limits_.limits.cc();
-  ctx_.driver = device::driver_version();
-  ctx_.commit = build_commit();
-  if (!devices_.empty()) ctx_.device_index = devices_.front();
+  env_.registry = &builtin_registry();
+  env_.limits = limits_.limits;
+  RunContext& ctx = env_.context;
+  ctx.run_id = std::to_string(std::chrono::system_clock::now().time_since_epoch().count() / 1000000) + "-" +
+               std::to_string(getpid());
+  ctx.device = limits_.limits.name;
+  ctx.cc = limits_.limits.cc();
+  ctx.driver = device::driver_version();
+  ctx.commit = build_commit();
+  if (!devices_.empty()) ctx.device_index = devices_.front();
 }
 
-Session::~Session() = default;
+Executor& Session::executor() {
+  if (!executor_) {  // made on first use: the worker command uses a session but no executor
+    if (!on_device())
+      executor_ = std::make_unique<StaticExecutor>(env_);
+    else if (options_.in_process)
+      executor_ = std::make_unique<InProcessExecutor>(env_, devices_.front(), run_options(options_));
+    else
+      executor_ = std::make_unique<WorkerPoolExecutor>(
+          env_, devices_, [this](int device) { return worker_argv(options_, device); }, options_.timeout_s);
+  }
+  return *executor_;
+}
 
 const Kernel& Session::kernel(const std::string& name) const {
-  if (auto k = builtin_registry().find(name)) return *k;
-  std::string known;
-  for (const auto& k : builtin_registry().all()) known += (known.empty() ? "" : ", ") + k->name();
-  throw UsageError("unknown kernel '" + name + "' (known: " + known + ")");
-}
-
-reports::CsvRow Session::row_without_reply(const Case& c, const std::string& observed, int device) {
-  const Kernel& k = kernel(c.kernel);
-  CaseResult r = predict_case(k, c, limits_.limits);
-  Observation obs{observed, ""};
-  r.observed = observed;
-  r.verdict = decide_verdict(r.prediction, obs, ledger_.expects_failure(c.kernel, c.variant, r.prediction)).to_string();
-  RunContext ctx = ctx_;
-  ctx.device_index = device;
-  return to_row(r, ctx);
-}
-
-reports::CsvRow Session::row_of_reply(const Case& c, WorkerReply reply, int device) {
-  if (reply.status == WorkerReply::Status::row) {
-    reply.row.set("run_id", ctx_.run_id);  // the worker's rows belong to this run
-    return reply.row;
+  try {
+    return env_.kernel(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  if (reply.status == WorkerReply::Status::timed_out) return row_without_reply(c, "timeout", device);
-  return row_without_reply(c, "fault:worker-" + reply.reason, device);
 }
 
 void Session::validate(const Case& c) const {
@@ -184,59 +182,12 @@ void Session::validate(const Case& c) const {
   if (auto err = k.check(c.params)) throw UsageError(k.name() + ": " + *err);
 }
 
-reports::CsvRow Session::execute(const Case& c) {
+CaseRecord Session::execute(const Case& c) {
   validate(c);
-  reports::CsvRow out;
-  run({c}, [&](const Case&, const reports::CsvRow& row) { out = row; }, {});
-  return out;
-}
-
-void Session::run(const std::vector<Case>& cases,
-                  const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
-                  const std::function<bool()>& should_stop) {
-  auto stopped = [&] { return should_stop && should_stop(); };
-  if (!on_device()) {
-    for (const Case& c : cases) {
-      if (stopped()) return;
-      on_row(c, to_row(predict_case(kernel(c.kernel), c, limits_.limits), ctx_));
-    }
-    return;
-  }
-  if (options_.in_process) {
-    // The worker makes its device's context current before its cases (worker_command.cpp); the
-    // in-process path must too, or the first driver call fails with CUDA_ERROR_INVALID_CONTEXT.
-    const device::PrimaryContext context(devices_.front());
-    const RunOptions ro{options_.timing, options_.warmup, options_.samples, options_.reference_samples,
-                        options_.budget_mib << 20};
-    for (const Case& c : cases) {
-      if (stopped()) return;
-      on_row(c, to_row(run_case(kernel(c.kernel), c, limits_.limits, ro, ledger_), ctx_));
-    }
-    return;
-  }
-  if (!pool_)
-    pool_ = std::make_unique<WorkerPool>(
-        devices_, [this](int device) { return worker_argv(options_, device); }, options_.timeout_s);
-  std::vector<std::string> replays;
-  replays.reserve(cases.size());
-  for (const Case& c : cases) replays.push_back(c.replay());
-  pool_->run(
-      replays,
-      [&](const WorkerPool::Result& r) { on_row(cases[r.index], row_of_reply(cases[r.index], r.reply, r.device)); },
-      should_stop);
-}
-
-std::string format_row_line(const reports::CsvRow& row) {
-  // Fields may hold a plugin's or a driver's text: escaped before formatting (no ESC reaches the
-  // terminal, a NUL does not cut the line).
-  const auto field = [&](const char* column) { return reports::terminal_text(row.get(column)); };
-  char buf[512];
-  std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", field("kernel").c_str(), field("variant").c_str(),
-                field("predicted").c_str(), field("observed").c_str(), field("verdict").c_str());
-  std::string line = buf;
-  if (!row.get("time_ms_median").empty()) line += " " + field("time_ms_median") + " ms";
-  line += "  " + field("replay");
-  return line;
+  std::optional<CaseRecord> out;
+  executor().run({c}, [&](const Case&, const CaseRecord& record) { out = record; }, {});
+  if (!out) throw std::logic_error("the executor left the case without a record: " + c.replay());
+  return *out;
 }
 
 }  // namespace gridfuzz::cli

@@ -1,20 +1,17 @@
 #pragma once
-// What every case-running command shares: the kernel registry, the limits judged against, the
-// ledger, and the executor that runs cases in worker processes, one per GPU (or predicts them
-// without a GPU).
+// What every case-running command shares: the environment (kernels, limits, ledger, run context)
+// built from the command line, and the executor that runs the cases (worker processes, one per
+// GPU; this process with --in-process; the model alone without a GPU).
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "case_executor.hpp"
 #include "commands.hpp"
 #include "gridfuzz/case.hpp"
-#include "gridfuzz/ledger.hpp"
+#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/environment.hpp"
+#include "gridfuzz/executor.hpp"
 #include "gridfuzz/registry.hpp"
-#include "gridfuzz/reports/csv_row.hpp"
-#include "gridfuzz/result_row.hpp"
-#include "gridfuzz/runner.hpp"
-#include "gridfuzz/worker_pool.hpp"
 
 namespace gridfuzz::cli {
 
@@ -34,47 +31,41 @@ struct EngineOptions {
 void add_engine_options(CLI::App& cmd, EngineOptions& o);
 // The command line of a worker for these options on one device.
 std::vector<std::string> worker_argv(const EngineOptions& o, int device);
+// What the runner needs of the options.
+RunOptions run_options(const EngineOptions& o);
 
 // Built-in kernels, registered once.
 Registry& builtin_registry();
 
-class Session : public CaseExecutor {
+class Session {
  public:
   // `devices`: the GPUs to run cases on, one worker process each (sweep --devices); they must
   // all have the same limits. Empty: the GPU --device selects (device 0 by default), or none
   // (static analysis).
   Session(const GlobalOptions& global, const EngineOptions& options, std::vector<int> devices = {});
-  ~Session() override;
 
   const Kernel& kernel(const std::string& name) const;  // UsageError listing the known kernels
   // UsageError for an unknown variant or params the kernel does not accept.
   void validate(const Case& c) const;
   // Validates, then runs or predicts one case.
-  reports::CsvRow execute(const Case& c);
-  // Runs (or predicts) a batch on every device at once. Cases must be valid.
-  void run(const std::vector<Case>& cases, const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
-           const std::function<bool()>& should_stop) override;
+  CaseRecord execute(const Case& c);
+  // What runs (or predicts) valid cases for this session's options.
+  Executor& executor();
 
   bool on_device() const { return limits_.on_device && !options_.static_only; }
   const std::vector<int>& devices() const { return devices_; }  // where cases run (empty: static)
   const SelectedLimits& limits() const { return limits_; }
-  const RunContext& context() const { return ctx_; }
-  const Ledger& ledger() const { return ledger_; }
-  int worker_restarts() const { return pool_ ? pool_->restarts() : 0; }
+  const Environment& environment() const { return env_; }
+  const RunContext& context() const { return env_.context; }
+  const Ledger& ledger() const { return env_.ledger; }
+  int worker_restarts() const { return executor_ ? executor_->worker_restarts() : 0; }
 
  private:
-  reports::CsvRow row_without_reply(const Case& c, const std::string& observed, int device);
-  reports::CsvRow row_of_reply(const Case& c, WorkerReply reply, int device);
-
   EngineOptions options_;
   SelectedLimits limits_;
   std::vector<int> devices_;
-  Ledger ledger_;
-  RunContext ctx_;
-  std::unique_ptr<WorkerPool> pool_;
+  Environment env_;
+  std::unique_ptr<Executor> executor_;
 };
-
-// One line per row for the console.
-std::string format_row_line(const reports::CsvRow& row);
 
 }  // namespace gridfuzz::cli

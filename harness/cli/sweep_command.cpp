@@ -17,7 +17,8 @@
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
-#include "gridfuzz/reports/csv_writer.hpp"
+#include "gridfuzz/reporters/console_line.hpp"
+#include "gridfuzz/reporters/csv_reporter.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "json_writer.hpp"
 #include "model_option.hpp"
@@ -25,8 +26,8 @@
 #include "progress.hpp"
 #include "session.hpp"
 #include "gridfuzz/verdict.hpp"
-#include "sweep_plan.hpp"
-#include "sweep_run.hpp"
+#include "gridfuzz/sweep_plan.hpp"
+#include "gridfuzz/sweep_run.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -136,17 +137,20 @@ std::string join_devices(const std::vector<int>& devices) {
   return out;
 }
 
-// Rows of finished cases, by case id, from the CSV the writer holds (locked) on --resume. Rows
+// Verdicts of finished cases, by case id, from the CSV the writer holds (locked) on --resume. Rows
 // judged on another device never count as done here: the file is refused instead, so one CSV
 // never mixes the verdicts of two devices.
-std::map<std::string, reports::CsvRow> resumed_rows(const std::string& path, const RunContext& ctx) {
-  std::map<std::string, reports::CsvRow> done;
+std::map<std::string, Verdict> resumed_verdicts(const std::string& path, const RunContext& ctx) {
+  std::map<std::string, Verdict> done;
   for (const auto& row : reports::read_csv(path).rows) {
     if (row.get("device") != ctx.device || row.get("cc") != ctx.cc)
       throw UsageError("--resume: " + path + " holds rows judged on " + row.get("device") + " (cc " + row.get("cc") +
                        "), this sweep judges " + ctx.device + " (cc " + ctx.cc +
                        "): resume it with the same --device/--device-preset, or sweep into another --csv");
-    done[row.get("case_id")] = row;
+    const auto verdict = Verdict::parse(row.get("verdict"));
+    if (!verdict)  // the reader checks the vocabulary: only a reader bug gets here
+      throw UsageError("--resume: " + path + ": case " + row.get("case_id") + " has no verdict");
+    done[row.get("case_id")] = *verdict;
   }
   return done;
 }
@@ -234,14 +238,14 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
 
     // Every argument is checked before the CSV is touched; the writer then locks the file before
     // it reads, sets aside or appends anything.
-    reports::CsvWriter csv(a->engine.csv, {.existing = a->resume ? reports::ExistingCsv::append
-                                                                  : reports::ExistingCsv::set_aside});
-    if (csv.set_aside_to())
-      std::cerr << "note: the existing " << a->engine.csv << " was copied to " << csv.set_aside_to()->string()
+    reporters::CsvReporter csv(a->engine.csv, {.existing = a->resume ? reports::ExistingCsv::append
+                                                                      : reports::ExistingCsv::set_aside});
+    if (const auto& set_aside = csv.writer().set_aside_to())
+      std::cerr << "note: the existing " << a->engine.csv << " was copied to " << set_aside->string()
                 << " and started again (use --resume to continue it)\n";
-    std::map<std::string, reports::CsvRow> done;
-    if (a->resume && csv.rows_at_open() > 0) {
-      done = resumed_rows(a->engine.csv, session.context());
+    std::map<std::string, Verdict> done;
+    if (a->resume && csv.writer().rows_at_open() > 0) {
+      done = resumed_verdicts(a->engine.csv, session.context());
       std::cerr << "note: resuming " << a->engine.csv << ": " << done.size() << " case(s) already done\n";
     }
     if (!session.on_device())
@@ -273,9 +277,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                  .time_budget_s = a->time_budget_s,
                                  .start = started,
                                  .device_bytes = session.limits().limits.total_mem_bytes};
-    SweepSummary summary = run_sweep(targets, settings, session, std::move(done), [&](const reports::CsvRow& row) {
-      csv.write(row);
-      progress.step(format_row_line(row), verdict_fails_run(row.get("verdict")));
+    SweepSummary summary = run_sweep(targets, settings, session.executor(), done, [&](const CaseRecord& record) {
+      csv.report(record);
+      progress.step(reporters::console_line(record), record.verdict.fails_run());
     });
     progress.finish();
     // What the plan left out (shapes a kernel refuses, cases over the device's memory) is said with

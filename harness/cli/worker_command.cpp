@@ -24,13 +24,16 @@ Runner add_worker_command(CLI::App& app, const GlobalOptions& global) {
     const SelectedLimits sel = select_limits(global.device);
     const int ordinal = global.device.device.value_or(0);
     device::PrimaryContext ctx(ordinal);
-    Session session(global, *engine);  // kernels, ledger, run context (device, driver, commit)
-    RunOptions ro{engine->timing, engine->warmup, engine->samples, engine->reference_samples, engine->budget_mib << 20};
+    const Session session(global, *engine);  // kernels, ledger, run context (device, driver, commit)
+    const RunOptions options = run_options(*engine);
     while (auto request = read_case_request(stdin)) {
       const Case c = Case::parse_replay(*request);
-      const CaseResult r = run_case(session.kernel(c.kernel), c, sel.limits, ro, session.ledger());
-      if (!write_row_reply(proto, to_row(r, session.context()), r.context_lost)) return kEnvironment;
-      if (r.context_lost) return kOk;  // the context is poisoned: let the parent start a new worker
+      RunContext context = session.context();
+      context.device_index = ordinal;
+      const CaseRecord record =
+          make_record(run_case(session.kernel(c.kernel), c, sel.limits, options, session.ledger()), context);
+      if (!write_record_reply(proto, record)) return kEnvironment;
+      if (record.context_lost) return kOk;  // the context is poisoned: let the parent start a new worker
     }
     return kOk;
   };

@@ -37,10 +37,10 @@ std::vector<BufferSpec> outputs_only(std::vector<BufferSpec> specs) {
   return specs;
 }
 
-std::string first_refusal(const device::Launcher& launcher) {
+Observed first_refusal(const device::Launcher& launcher) {
   for (const auto& r : launcher.records())
-    if (!r.ok()) return "refuse:" + r.error;
-  return "accept";
+    if (!r.ok()) return {Observed::Kind::refuse, r.error};
+  return {Observed::Kind::accept, ""};
 }
 
 // Runs `what`; a CUDA error on the way is a fault that poisons the context.
@@ -75,11 +75,20 @@ CaseResult predict_bound(const BoundCase& bound, const Case& c, const DeviceLimi
   return r;
 }
 
+// The one verdict path: every result, run here or judged from outside, ends here. A plan
+// difference (the launches made are not the plan's) is a model-mismatch whatever else happened.
+void conclude(CaseResult& r, const Observation& obs, bool ledger_expects_failure,
+              const std::optional<std::string>& plan_difference) {
+  r.observed = obs.observed;
+  r.verdict = plan_difference ? Verdict{Verdict::Kind::model_mismatch, ""}
+                              : decide_verdict(r.prediction, obs, ledger_expects_failure);
+  if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
+}
+
+// What the oracle found, the failure kind its first failing check decides, and a line saying why.
 struct OracleOutcome {
-  std::string summary = "-";
+  OracleResult result;
   std::string failure_kind;
-  std::uint64_t mismatches = 0;
-  double max_abs_err = 0;
   std::string detail;
 };
 
@@ -92,7 +101,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   // 1. guard zones
   if (const auto bad = bufs.guard_violations(); !bad.empty()) {
     o.failure_kind = "out-of-bounds-write";
-    o.summary = "guard:" + bad.front();
+    o.result = {.kind = OracleResult::Kind::guard, .where = bad.front()};
     o.detail = "guard zone changed around " + bad.front();
     return o;
   }
@@ -113,22 +122,22 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
       })) {
     result.context_lost = true;
     o.failure_kind = "reference";
-    o.summary = "reference-fault:" + *fault;
+    o.result = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
     o.detail = "the split reference itself faulted: " + *fault;
     return o;
   }
-  if (first_refusal(ref_launcher) != "accept") {
+  if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
     o.failure_kind = "reference";
-    o.summary = "reference-refused";
-    o.detail = "a split-reference launch was refused: " + first_refusal(ref_launcher);
+    o.result.kind = OracleResult::Kind::reference_refused;
+    o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
     return o;
   }
   const ComparePolicy policy = bound.compare_policy();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].role != BufferRole::output) continue;
     const CompareStats s = compare_outputs(specs[i].type, bufs.ptr(i), ref.ptr(i), specs[i].elements, policy, harness, stream);
-    o.mismatches += s.mismatches;
-    o.max_abs_err = std::max(o.max_abs_err, s.max_abs_err);
+    o.result.split_mismatches += s.mismatches;
+    o.result.max_abs_err = std::max(o.result.max_abs_err, s.max_abs_err);
     if (s.mismatches && o.detail.empty())
       o.detail = specs[i].name + ": " + std::to_string(s.mismatches) + " elements differ from the split reference, first at " +
                  std::to_string(s.first_mismatch);
@@ -150,14 +159,16 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
       }
     }
   }
-  // The first failing check decides the kind; the summary lists all.
-  o.summary = (policy.exact ? "split:exact" : "split:tol") + std::string(o.mismatches ? ":" + std::to_string(o.mismatches) : ":0") +
-              " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(ref_total - ref_bad) + "/" +
-              std::to_string(ref_total);
+  // The first failing check decides the kind; the result holds all.
+  o.result.kind = OracleResult::Kind::compared;
+  o.result.exact = policy.exact;
+  o.result.unwritten = unwritten;
+  o.result.cpu_ok = ref_total - ref_bad;
+  o.result.cpu_total = ref_total;
   if (unwritten) {
     o.failure_kind = "unwritten";
     o.detail = std::to_string(unwritten) + " output elements never written";
-  } else if (o.mismatches) {
+  } else if (o.result.split_mismatches) {
     o.failure_kind = "mismatch";
   } else if (ref_bad) {
     o.failure_kind = "reference";
@@ -284,11 +295,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   // own host code) differ from the plan: a model-mismatch, whatever else happened.
   std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
-    r.observed = obs.observed;
-    const Verdict verdict = plan_difference ? Verdict{Verdict::Kind::model_mismatch, ""}
-                                            : decide_verdict(r.prediction, obs, expected);
-    r.verdict = verdict.to_string();
-    if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
+    conclude(r, obs, expected, plan_difference);
     return r;
   };
 
@@ -296,13 +303,13 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   const std::uint64_t need = GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs));
   const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : free_device_memory() / 10 * 9;
   if (need > budget) {
-    obs.observed = "skipped:over-budget";
+    obs.observed = {Observed::Kind::skipped, "over-budget"};
     r.detail = "needs " + std::to_string(need) + " bytes of device memory, budget " + std::to_string(budget);
     return finish();
   }
   if (r.plan.host_error) {
     // The production host code fails before any launch (we model it instead of executing UB).
-    obs.observed = "host-error:" + *r.plan.host_error;
+    obs.observed = {Observed::Kind::host_error, *r.plan.host_error};
     return finish();
   }
 
@@ -311,7 +318,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     bufs.emplace(specs);
   } catch (const device::CudaError& e) {
     if (e.code() != CUDA_ERROR_OUT_OF_MEMORY) throw;
-    obs.observed = "oom";
+    obs.observed = {Observed::Kind::oom, ""};
     r.detail = e.what();
     return finish();
   }
@@ -335,7 +342,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     fault = guarded([&] { sync_context(); });
   }
   if (fault) {
-    obs.observed = "fault:" + *fault;
+    obs.observed = {Observed::Kind::fault, *fault};
     r.context_lost = true;
     r.detail = "sticky device error " + *fault + " after " + std::to_string(launcher.records().size()) + " launch(es)";
     return finish();
@@ -349,17 +356,16 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   // Every launch a completed call made must be one the plan names, in order (a call a checked
   // launch stopped halfway has made fewer: its refusal is the observation).
   if (call_completed) plan_difference = device::plan_recorded_difference(r.plan, launcher.records());
-  if (obs.observed == "accept") {
+  if (obs.observed.kind == Observed::Kind::accept) {
     try {
       const OracleOutcome o = run_oracle(*bound, c, limits, options, *bufs, stream.get(), r);
-      r.oracle = o.summary;
-      r.mismatches = o.mismatches;
-      r.max_abs_err = o.max_abs_err;
+      r.oracle = o.result;
       obs.failure_kind = o.failure_kind;
       if (!o.detail.empty()) r.detail = o.detail;
     } catch (const device::CudaError& e) {
       r.context_lost = true;
-      r.oracle = "oracle-fault";
+      r.oracle = OracleResult{};
+      r.oracle.kind = OracleResult::Kind::device_fault;
       obs.failure_kind = "fault";
       r.detail = std::string("the oracle hit a device error: ") + e.what();
     }
@@ -367,6 +373,13 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       r.timing = time_case(kernel, *bound, limits, options, *bufs, stream.get());
   }
   return finish();
+}
+
+CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
+                                const Observed& observed) {
+  CaseResult r = predict_case(kernel, c, limits);
+  conclude(r, Observation{observed, ""}, ledger.expects_failure(c.kernel, c.variant, r.prediction), std::nullopt);
+  return r;
 }
 
 }  // namespace gridfuzz

@@ -131,8 +131,8 @@ WorkerReply WorkerClient::run(const std::string& replay) {
     const ssize_t n = read(from_child_, buf, sizeof(buf));
     if (n > 0) {
       if (parser.feed(buf, static_cast<std::size_t>(n))) {
-        reply.row = parser.row();
-        if (parser.worker_exits()) {  // it said it will exit: reap it now, start a new one next time
+        reply.record = parser.record();
+        if (reply.record.context_lost) {  // it said it will exit: reap it now, start a new one next time
           close(to_child_);
           reap_reason();
           close(from_child_);

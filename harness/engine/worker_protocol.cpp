@@ -2,13 +2,13 @@
 
 #include <stdexcept>
 
-#include "gridfuzz/reports/schema.hpp"
+#include "gridfuzz/record_codec.hpp"
 
 namespace gridfuzz {
 
-bool write_row_reply(std::FILE* out, const reports::CsvRow& row, bool exiting_after) {
-  std::string msg = exiting_after ? "ROW EXIT\n" : "ROW\n";
-  for (const auto& v : row.values()) msg += std::to_string(v.size()) + "\n" + v;
+bool write_record_reply(std::FILE* out, const CaseRecord& record) {
+  const std::string body = encode_record(record);
+  const std::string msg = "RECORD " + std::to_string(body.size()) + "\n" + body;
   return std::fwrite(msg.data(), 1, msg.size(), out) == msg.size() && std::fflush(out) == 0;
 }
 
@@ -24,31 +24,26 @@ std::optional<std::string> read_case_request(std::FILE* in) {
 
 void ReplyParser::reset() {
   buffer_.clear();
-  column_ = 0;
-  header_seen_ = false;
-  exits_ = false;
-  row_ = reports::CsvRow();
+  length_.reset();
+  record_ = CaseRecord();
 }
 
 bool ReplyParser::feed(const char* data, std::size_t n) {
   buffer_.append(data, n);
-  if (!header_seen_) {
+  if (!length_) {
     const std::size_t nl = buffer_.find('\n');
     if (nl == std::string::npos) return false;
     const std::string header = buffer_.substr(0, nl);
-    if (header != "ROW" && header != "ROW EXIT") throw std::runtime_error("worker reply does not start with ROW");
-    exits_ = header == "ROW EXIT";
+    const std::string prefix = "RECORD ";
+    if (header.rfind(prefix, 0) != 0 || header.size() == prefix.size() ||
+        header.find_first_not_of("0123456789", prefix.size()) != std::string::npos)
+      throw std::runtime_error("worker reply does not start with RECORD <length>");
+    length_ = std::stoull(header.substr(prefix.size()));
     buffer_.erase(0, nl + 1);
-    header_seen_ = true;
   }
-  while (column_ < reports::kColumnCount) {
-    const std::size_t nl = buffer_.find('\n');
-    if (nl == std::string::npos) return false;
-    const std::size_t len = std::stoull(buffer_.substr(0, nl));
-    if (buffer_.size() < nl + 1 + len) return false;
-    row_.set_at(column_++, buffer_.substr(nl + 1, len));
-    buffer_.erase(0, nl + 1 + len);
-  }
+  if (buffer_.size() < *length_) return false;
+  record_ = decode_record(std::string_view(buffer_).substr(0, *length_));
+  buffer_.erase(0, *length_);
   return true;
 }
 

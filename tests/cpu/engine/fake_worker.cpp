@@ -1,10 +1,10 @@
 // A stand-in worker speaking the real protocol, for testing the parent's fault handling with real
 // processes: the case's variant says what to do.
-//   reply: answer with a row   crash: SIGSEGV   abort: abort()   hang: never answer
+//   reply: answer with a record   crash: SIGSEGV   abort: abort()   hang: never answer
 //   reply-then-exit: answer, then exit (like a worker after a sticky fault)
 //   slow: answer after 1 s      crash-once: crash unless the file named by the case's params
 //   (marker=PATH) exists, which it creates first (a worker killed from outside, once)
-// argv[1], when given, is the device the worker serves; it comes back in the `device` column.
+// argv[1], when given, is the device the worker serves; it comes back as the record's device_index.
 #include <unistd.h>
 
 #include <csignal>
@@ -37,13 +37,14 @@ int main(int argc, char** argv) {
     if (c.variant == "slow") std::this_thread::sleep_for(std::chrono::seconds(1));
     if (c.variant == "hang")
       for (;;) pause();
-    gridfuzz::reports::CsvRow row;
-    row.set("replay", c.replay());
-    row.set("verdict", "pass");
-    row.set("oracle", "multi\nline, \"quoted\"");
-    row.set("run_id", std::to_string(getpid()));
-    if (argc > 1) row.set("device", argv[1]);
-    gridfuzz::write_row_reply(stdout, row, c.variant == "reply-then-exit");
+    gridfuzz::CaseRecord record;
+    record.the_case = c;
+    record.verdict = {gridfuzz::Verdict::Kind::pass, ""};
+    record.detail = "multi\nline, \"quoted\"";
+    record.context.run_id = std::to_string(getpid());
+    if (argc > 1) record.context.device_index = std::atoi(argv[1]);
+    record.context_lost = c.variant == "reply-then-exit";
+    gridfuzz::write_record_reply(stdout, record);
     if (c.variant == "reply-then-exit") return 0;
   }
   return 0;

@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "gridfuzz/strategies.hpp"
-#include "sweep_plan.hpp"
+#include "gridfuzz/sweep_plan.hpp"
 #include "selftest_kernels.hpp"
 
 using namespace gridfuzz;
@@ -62,7 +62,7 @@ TEST(ModelBoundaries, SelftestLegacyRowsBoundaryIs65536) {
 TEST(FailureCorpus, SavedCaseReplaysExactly) {
   const auto dir = std::filesystem::temp_directory_path() / ("gridfuzz-corpus-" + std::to_string(::getpid()));
   const Case c{"gguf.mmvq", "legacy", Params::parse("nvecs=786421,rows=1406"), 3};
-  const std::string path = gridfuzz::cli::save_to_corpus(c, dir.string());
+  const std::string path = gridfuzz::save_to_corpus(c, dir.string());
   EXPECT_EQ(std::filesystem::path(path).filename().string(), c.id() + ".replay");
   std::ifstream f(path);
   std::string line;

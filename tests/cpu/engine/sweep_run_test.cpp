@@ -14,10 +14,10 @@
 
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
-#include "gridfuzz/reports/csv_writer.hpp"
-#include "gridfuzz/result_row.hpp"
+#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/reporters/csv_reporter.hpp"
 #include "session.hpp"
-#include "sweep_run.hpp"
+#include "gridfuzz/sweep_run.hpp"
 
 namespace gridfuzz::cli {
 namespace {
@@ -26,13 +26,12 @@ bool injected_bug(const Case& c) {
   return c.kernel == "gguf.moe_vec" && c.variant == "fixed" && c.params.get_int("tokens") >= 1000;
 }
 
-class SimulatedDevices : public CaseExecutor {
+class SimulatedDevices : public Executor {
  public:
   SimulatedDevices(int devices, DeviceLimits limits, std::chrono::microseconds slowest = std::chrono::microseconds(300))
       : devices_(devices), limits_(std::move(limits)), slowest_(slowest) {}
 
-  void run(const std::vector<Case>& cases, const std::function<void(const Case&, const reports::CsvRow&)>& on_row,
-           const std::function<bool()>& should_stop) override {
+  void run(const std::vector<Case>& cases, const RecordSink& on_record, const std::function<bool()>& should_stop) override {
     std::atomic<std::size_t> next{0};
     std::mutex report;
     std::exception_ptr error;
@@ -47,17 +46,17 @@ class SimulatedDevices : public CaseExecutor {
           // 0-300 us (or up to slowest_), by case: completion order differs from input order.
           std::this_thread::sleep_for(std::chrono::microseconds(std::hash<std::string>{}(c.id()) % slowest_.count()));
           RunContext ctx{"test-run", limits_.name, limits_.cc(), "", "", d};
-          reports::CsvRow row = to_row(predict_case(*builtin_registry().find(c.kernel), c, limits_), ctx);
+          CaseRecord record = make_record(predict_case(*builtin_registry().find(c.kernel), c, limits_), ctx);
           if (injected_bug(c)) {
-            row.set("observed", "accept");
-            row.set("verdict", "fail:mismatch");
+            record.observed = {Observed::Kind::accept, ""};
+            record.verdict = {Verdict::Kind::fail, "mismatch"};
           }
           --running_;
           std::lock_guard<std::mutex> lock(report);
           if (error) break;
           ++runs_[c.id()];
           try {
-            on_row(c, row);
+            on_record(c, record);
           } catch (...) {
             error = std::current_exception();
           }
@@ -84,21 +83,21 @@ std::vector<SweepTarget> targets_of(const std::vector<std::string>& names, const
 
 struct Outcome {
   SweepSummary summary;
-  std::map<std::string, reports::CsvRow> rows;  // case id -> row
+  std::map<std::string, CaseRecord> rows;  // case id -> record
 };
 
 Outcome sweep_on(SimulatedDevices& devices, const std::vector<SweepTarget>& targets, const SweepSettings& s,
-                 std::map<std::string, reports::CsvRow> done = {}) {
+                 const std::map<std::string, Verdict>& done = {}) {
   Outcome o;
-  o.summary = run_sweep(targets, s, devices, std::move(done), [&](const reports::CsvRow& row) {
-    EXPECT_TRUE(o.rows.emplace(row.get("case_id"), row).second) << "row reported twice: " << row.get("replay");
+  o.summary = run_sweep(targets, s, devices, done, [&](const CaseRecord& record) {
+    EXPECT_TRUE(o.rows.emplace(record.the_case.id(), record).second) << "record reported twice: " << record.the_case.replay();
   });
   return o;
 }
 
 std::map<std::string, std::string> verdicts(const Outcome& o) {
   std::map<std::string, std::string> v;
-  for (const auto& [id, row] : o.rows) v[id] = row.get("verdict");
+  for (const auto& [id, record] : o.rows) v[id] = record.verdict.to_string();
   return v;
 }
 
@@ -129,9 +128,9 @@ TEST(SweepRun, SeveralDevicesGiveTheSameVerdictsAndMinimalCaseAsOne) {
 
   for (const auto& [id, n] : three.runs_) EXPECT_EQ(n, 1) << id << " ran " << n << " times";
   EXPECT_GE(three.max_running_.load(), 2) << "the simulated devices never ran cases at the same time";
-  std::set<std::string> used;
-  for (const auto& [id, row] : b.rows) used.insert(row.get("device_index"));
-  EXPECT_EQ(used, (std::set<std::string>{"0", "1", "2"}));
+  std::set<int> used;
+  for (const auto& [id, record] : b.rows) used.insert(record.context.device_index.value_or(-1));
+  EXPECT_EQ(used, (std::set<int>{0, 1, 2}));
 }
 
 TEST(SweepRun, MergedRowsMakeOneCsvWithTheDeviceOfEachRow) {
@@ -141,8 +140,8 @@ TEST(SweepRun, MergedRowsMakeOneCsvWithTheDeviceOfEachRow) {
   SimulatedDevices devices(4, kH200);
   SweepSummary summary;
   {
-    reports::CsvWriter csv(path);
-    summary = run_sweep(targets, SweepSettings{10, 1, 0}, devices, {}, [&](const reports::CsvRow& row) { csv.write(row); });
+    reporters::CsvReporter csv(path);
+    summary = run_sweep(targets, SweepSettings{10, 1, 0}, devices, {}, [&](const CaseRecord& record) { csv.report(record); });
   }
   const auto rows = reports::read_rows(path);
   std::filesystem::remove(path);
@@ -164,17 +163,17 @@ TEST(SweepRun, FinishedRowsAreNotRunAgain) {
   const Outcome full = sweep_on(first, targets, s);
 
   // Keep every other row, as if a sweep had been killed half way; the rest runs, once.
-  std::map<std::string, reports::CsvRow> half;
+  std::map<std::string, Verdict> half;
   bool keep = true;
-  for (const auto& [id, row] : full.rows) {
-    if (keep) half.emplace(id, row);
+  for (const auto& [id, record] : full.rows) {
+    if (keep) half.emplace(id, record.verdict);
     keep = !keep;
   }
   SimulatedDevices second(2, kH200);
   const Outcome resumed = sweep_on(second, targets, s, half);
   EXPECT_EQ(resumed.summary.reused, half.size());
   EXPECT_EQ(resumed.summary.ran + half.size(), full.rows.size());
-  for (const auto& [id, row] : half) EXPECT_FALSE(second.runs_.contains(id)) << id << " ran again";
+  for (const auto& [id, verdict] : half) EXPECT_FALSE(second.runs_.contains(id)) << id << " ran again";
   EXPECT_EQ(resumed.summary.by_verdict, full.summary.by_verdict);
   EXPECT_EQ(resumed.summary.minimal_failures.size(), full.summary.minimal_failures.size());
 }
@@ -190,7 +189,7 @@ TEST(SweepRun, AnErrorWhileWritingReachesTheCaller) {
     SimulatedDevices devices(2, kH200);
     std::size_t written = 0;
     EXPECT_THROW(run_sweep(targets, s, devices, {},
-                           [&](const reports::CsvRow&) {
+                           [&](const CaseRecord&) {
                              if (++written == fail_at) throw std::runtime_error("disk full");
                            }),
                  std::runtime_error)
@@ -206,7 +205,7 @@ TEST(SweepRun, ATimeBudgetStopsStartingCases) {
   EXPECT_FALSE(whole.summary.budget_hit);
   EXPECT_TRUE(part.summary.budget_hit);
   EXPECT_LT(part.rows.size(), whole.rows.size());
-  for (const auto& [id, row] : part.rows) EXPECT_EQ(row.get("verdict"), whole.rows.at(id).get("verdict"));
+  for (const auto& [id, record] : part.rows) EXPECT_EQ(record.verdict, whole.rows.at(id).verdict);
 }
 
 // Random cases under a budget too short for all of them: every target still gets its share (the
@@ -224,7 +223,7 @@ TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
   const Outcome part = sweep_on(slow, plan.targets, SweepSettings{5000, 1, 4.0});
   EXPECT_TRUE(part.summary.budget_hit);
   std::map<std::string, int> rows_per_target;
-  for (const auto& [id, row] : part.rows) ++rows_per_target[row.get("kernel") + " " + row.get("variant")];
+  for (const auto& [id, record] : part.rows) ++rows_per_target[record.the_case.kernel + " " + record.the_case.variant];
   for (const SweepTarget& t : plan.targets)
     EXPECT_GT(rows_per_target[t.kernel->name() + " " + t.variant], 0) << t.kernel->name() << " " << t.variant;
 }

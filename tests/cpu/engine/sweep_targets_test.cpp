@@ -12,7 +12,7 @@
 #include "model_option.hpp"
 #include "parse.hpp"
 #include "session.hpp"
-#include "sweep_plan.hpp"
+#include "gridfuzz/sweep_plan.hpp"
 
 using namespace gridfuzz;
 
@@ -135,11 +135,11 @@ TEST(ModelProfiles, EachKernelTakesTheShapesItsAxesName) {
 namespace {
 
 // The static default plan of the built-in kernels on sm_90, computed once.
-const cli::SweepPlan& default_plan() {
-  static const cli::SweepPlan plan = [] {
+const SweepPlan& default_plan() {
+  static const SweepPlan plan = [] {
     std::vector<const Kernel*> kernels;
     for (const auto& k : cli::builtin_registry().all()) kernels.push_back(k.get());
-    return cli::plan_sweep(kernels, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+    return plan_sweep(kernels, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
   }();
   return plan;
 }
@@ -192,7 +192,7 @@ TEST(SweepPlan, ReachesTheOutputByteCrossingForEveryProfileVocab) {
 
 TEST(SweepPlan, VariantFilterKeepsTheOtherVariantsBoundaries) {
   const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
-  const auto plan = cli::plan_sweep({&k}, *device_preset("sm_90"), {.profiles = {}, .variants = {"fixed"}});
+  const auto plan = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = {}, .variants = {"fixed"}});
   ASSERT_EQ(plan.targets.size(), 1u);
   EXPECT_EQ(plan.targets[0].variant, "fixed");
   bool at_legacy_boundary = false;
@@ -206,9 +206,9 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
   DeviceLimits small = *device_preset("sm_90");
   small.total_mem_bytes = 64ull << 20;
   const Kernel& k = *cli::builtin_registry().find("affine.qmm");
-  const auto plan = cli::plan_sweep({&k}, small, {});
+  const auto plan = plan_sweep({&k}, small, {});
   for (const auto& t : plan.targets)
-    for (const Case& c : t.boundary_cases) EXPECT_LE(cli::case_device_bytes(k, c.params), small.total_mem_bytes);
+    for (const Case& c : t.boundary_cases) EXPECT_LE(case_device_bytes(k, c.params), small.total_mem_bytes);
   ASSERT_FALSE(plan.notes.empty());
   EXPECT_NE(plan.notes.back().find("larger than the device's memory"), std::string::npos) << plan.notes.back();
 }
@@ -217,10 +217,10 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
 // how many cases each tier holds.
 TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
   const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
-  const auto full = cli::plan_sweep({&k}, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+  const auto full = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
   std::size_t defaults_in_full = 0;
   for (const auto& t : full.targets)
-    for (int tier : t.tiers) defaults_in_full += tier == cli::kDefaultBoundaries;
+    for (int tier : t.tiers) defaults_in_full += tier == kDefaultBoundaries;
   ASSERT_GT(defaults_in_full, 0u);
   const bool counted = std::any_of(full.notes.begin(), full.notes.end(), [&](const std::string& n) {
     return n.find("defaults' boundaries " + std::to_string(defaults_in_full) + ",") != std::string::npos;
@@ -228,17 +228,17 @@ TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
   EXPECT_TRUE(counted) << "the plan's notes count each tier";
 
   auto defaults_only = full;
-  cli::keep_boundary_tiers(defaults_only, {"defaults"});
+  keep_boundary_tiers(defaults_only, {"defaults"});
   std::size_t kept = 0;
   for (const auto& t : defaults_only.targets) {
     ASSERT_EQ(t.tiers.size(), t.boundary_cases.size());
-    for (int tier : t.tiers) EXPECT_EQ(tier, cli::kDefaultBoundaries);
+    for (int tier : t.tiers) EXPECT_EQ(tier, kDefaultBoundaries);
     kept += t.boundary_cases.size();
   }
   EXPECT_EQ(kept, defaults_in_full);
 
   auto none = full;
-  cli::keep_boundary_tiers(none, {"none"});
+  keep_boundary_tiers(none, {"none"});
   for (const auto& t : none.targets) EXPECT_TRUE(t.boundary_cases.empty());
-  EXPECT_THROW(cli::keep_boundary_tiers(none, {"bogus"}), std::invalid_argument);
+  EXPECT_THROW(keep_boundary_tiers(none, {"bogus"}), std::invalid_argument);
 }

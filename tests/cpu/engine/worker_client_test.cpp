@@ -17,15 +17,15 @@ std::string replay(const std::string& variant, int n = 1) { return "fake/" + var
 
 }  // namespace
 
-TEST(WorkerClient, RowsComeBackIntactIncludingNewlinesAndQuotes) {
+TEST(WorkerClient, RecordsComeBackIntactIncludingNewlinesAndQuotes) {
   auto w = make_client();
   const WorkerReply r = w.run(replay("reply"));
-  ASSERT_EQ(r.status, WorkerReply::Status::row) << r.reason;
-  EXPECT_EQ(r.row.get("replay"), replay("reply"));
-  EXPECT_EQ(r.row.get("oracle"), "multi\nline, \"quoted\"");
+  ASSERT_EQ(r.status, WorkerReply::Status::record) << r.reason;
+  EXPECT_EQ(r.record.the_case.replay(), replay("reply"));
+  EXPECT_EQ(r.record.detail, "multi\nline, \"quoted\"");
   // The same process serves the next case.
   const WorkerReply r2 = w.run(replay("reply", 2));
-  EXPECT_EQ(r2.row.get("run_id"), r.row.get("run_id"));
+  EXPECT_EQ(r2.record.context.run_id, r.record.context.run_id);
   EXPECT_EQ(w.restarts(), 0);
 }
 
@@ -36,8 +36,8 @@ TEST(WorkerClient, CrashIsReportedAndTheNextCaseRunsInANewWorker) {
   EXPECT_EQ(crash.status, WorkerReply::Status::crashed);
   EXPECT_NE(crash.reason.find("signal 11"), std::string::npos) << crash.reason;
   const WorkerReply after = w.run(replay("reply", 3));
-  ASSERT_EQ(after.status, WorkerReply::Status::row);
-  EXPECT_NE(after.row.get("run_id"), first.row.get("run_id"));  // a different process
+  ASSERT_EQ(after.status, WorkerReply::Status::record);
+  EXPECT_NE(after.record.context.run_id, first.record.context.run_id);  // a different process
   EXPECT_EQ(w.restarts(), 1);
 }
 
@@ -46,7 +46,7 @@ TEST(WorkerClient, AbortIsReported) {
   const WorkerReply r = w.run(replay("abort"));
   EXPECT_EQ(r.status, WorkerReply::Status::crashed);
   EXPECT_NE(r.reason.find("signal 6"), std::string::npos) << r.reason;
-  EXPECT_EQ(w.run(replay("reply")).status, WorkerReply::Status::row);
+  EXPECT_EQ(w.run(replay("reply")).status, WorkerReply::Status::record);
 }
 
 TEST(WorkerClient, HangIsKilledAtTheTimeout) {
@@ -57,15 +57,15 @@ TEST(WorkerClient, HangIsKilledAtTheTimeout) {
   EXPECT_EQ(r.status, WorkerReply::Status::timed_out);
   EXPECT_GE(waited, 0.9);
   EXPECT_LT(waited, 5.0);
-  EXPECT_EQ(w.run(replay("reply")).status, WorkerReply::Status::row);
+  EXPECT_EQ(w.run(replay("reply")).status, WorkerReply::Status::record);
 }
 
 TEST(WorkerClient, WorkerThatExitsAfterAStickyFaultIsReplacedBeforeTheNextCase) {
   auto w = make_client();
-  ASSERT_EQ(w.run(replay("reply-then-exit")).status, WorkerReply::Status::row);
+  ASSERT_EQ(w.run(replay("reply-then-exit")).status, WorkerReply::Status::record);
   const WorkerReply r = w.run(replay("reply", 4));
-  ASSERT_EQ(r.status, WorkerReply::Status::row) << r.reason;
-  EXPECT_EQ(r.row.get("replay"), replay("reply", 4));
+  ASSERT_EQ(r.status, WorkerReply::Status::record) << r.reason;
+  EXPECT_EQ(r.record.the_case.replay(), replay("reply", 4));
 }
 
 TEST(WorkerClient, MissingExecutableIsACrashNotAParentDeath) {

@@ -29,10 +29,10 @@ TEST(WorkerPool, EveryCaseRunsExactlyOnceAcrossDevices) {
   std::multiset<std::string> seen;
   std::set<int> devices;
   pool.run(cases, [&](const WorkerPool::Result& r) {
-    ASSERT_EQ(r.reply.status, WorkerReply::Status::row);
-    EXPECT_EQ(r.reply.row.get("replay"), cases[r.index]);
-    EXPECT_EQ(r.reply.row.get("device"), std::to_string(r.device));  // it ran where it says
-    seen.insert(r.reply.row.get("replay"));
+    ASSERT_EQ(r.reply.status, WorkerReply::Status::record);
+    EXPECT_EQ(r.reply.record.the_case.replay(), cases[r.index]);
+    EXPECT_EQ(r.reply.record.context.device_index, r.device);  // it ran where it says
+    seen.insert(r.reply.record.the_case.replay());
     devices.insert(r.device);
   });
   EXPECT_EQ(seen, std::multiset<std::string>(cases.begin(), cases.end()));
@@ -62,7 +62,7 @@ TEST(WorkerPool, AWorkerKilledOnceIsRestartedAndItsCaseRuns) {
            [&](const WorkerPool::Result& r) { results.push_back(r); });
   std::filesystem::remove(marker);
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0].reply.status, WorkerReply::Status::row);
+  EXPECT_EQ(results[0].reply.status, WorkerReply::Status::record);
   EXPECT_EQ(results[0].attempts, 2);
   EXPECT_EQ(pool.restarts(), 1);
 }

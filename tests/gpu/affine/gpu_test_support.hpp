@@ -27,8 +27,8 @@ class AffineGpuTest : public ::testing::Test {
     options.reference_samples = 256;
     CaseResult r = run_case(kernel, c, limits_, options, Ledger{});
     std::cout << "[affine] " << c.replay() << " -> predicted " << r.prediction.outcome << " ("
-              << r.prediction.index_wrap() << "), observed " << r.observed << ", oracle " << r.oracle << ", verdict "
-              << r.verdict << (r.detail.empty() ? "" : " | " + r.detail) << std::endl;
+              << r.prediction.index_wrap() << "), observed " << r.observed.to_string() << ", oracle " << r.oracle.to_string() << ", verdict "
+              << r.verdict.to_string() << (r.detail.empty() ? "" : " | " + r.detail) << std::endl;
     return r;
   }
 

@@ -31,22 +31,22 @@ class LmHead : public AffineGpuTest {
 TEST_F(LmHead, FixedPassesAtTheLegacyBoundary) {
   const CaseResult r = run(*kernel_, "fixed", lm_head(16744));
   EXPECT_EQ(r.plan.launches.size(), 2u);  // 16743 + 1 rows
-  EXPECT_EQ(r.verdict, "pass") << r.detail;
-  EXPECT_EQ(r.mismatches, 0u);
-  EXPECT_NE(r.oracle.find("cpu:256/256"), std::string::npos) << r.oracle;
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
+  EXPECT_EQ(r.oracle.split_mismatches, 0u);
+  EXPECT_NE(r.oracle.to_string().find("cpu:256/256"), std::string::npos) << r.oracle.to_string();
 }
 
 TEST_F(LmHead, LegacyRefusedAt16744) {
   const CaseResult r = run(*kernel_, "legacy", lm_head(16744));
-  EXPECT_TRUE(starts_with(r.observed, "refuse:")) << r.observed;
+  EXPECT_TRUE(starts_with(r.observed.to_string(), "refuse:")) << r.observed.to_string();
   EXPECT_EQ(r.prediction.outcome, "refuse:grid.zero");
-  EXPECT_EQ(r.verdict, "fail:refused");
+  EXPECT_EQ(r.verdict.to_string(), "fail:refused");
 }
 
 TEST_F(LmHead, LegacyPassesAt16743) {
   const CaseResult r = run(*kernel_, "legacy", lm_head(16743));
-  EXPECT_EQ(r.verdict, "pass") << r.detail;
-  EXPECT_NE(r.oracle.find("cpu:256/256"), std::string::npos) << r.oracle;
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
+  EXPECT_NE(r.oracle.to_string().find("cpu:256/256"), std::string::npos) << r.oracle.to_string();
 }
 
 // The body of the next test, in a process of its own (exec'd by it; disabled so that it never runs
@@ -55,7 +55,7 @@ TEST_F(LmHead, DISABLED_WrappedLegacyChild) {
   const char* result_path = std::getenv(kChildResultEnv);
   ASSERT_NE(result_path, nullptr) << "run only by LegacyWrappedBatchCountIsCaught";
   const CaseResult r = run(*kernel_, "legacy", lm_head(33488));
-  std::ofstream(result_path) << r.observed << "\n" << r.verdict << "\n" << r.oracle << "\n" << r.detail << "\n";
+  std::ofstream(result_path) << r.observed.to_string() << "\n" << r.verdict.to_string() << "\n" << r.oracle.to_string() << "\n" << r.detail << "\n";
 }
 
 TEST_F(LmHead, LegacyWrappedBatchCountIsCaught) {

@@ -11,12 +11,12 @@ class MoeGather : public AffineGpuTest {
   void check_model(const Params& p) {
     const auto kernel = make_gather_qmm_kernel();
     const CaseResult fixed = run(*kernel, "fixed", p);
-    EXPECT_EQ(fixed.verdict, "pass") << fixed.detail;
-    EXPECT_EQ(fixed.mismatches, 0u);
+    EXPECT_EQ(fixed.verdict.to_string(), "pass") << fixed.detail;
+    EXPECT_EQ(fixed.oracle.split_mismatches, 0u);
     const CaseResult legacy = run(*kernel, "legacy", p);
-    EXPECT_TRUE(starts_with(legacy.observed, "refuse:")) << legacy.observed;
+    EXPECT_TRUE(starts_with(legacy.observed.to_string(), "refuse:")) << legacy.observed.to_string();
     EXPECT_EQ(legacy.prediction.outcome, "refuse:grid.z");
-    EXPECT_EQ(legacy.verdict, "fail:refused");
+    EXPECT_EQ(legacy.verdict.to_string(), "fail:refused");
   }
 };
 
@@ -34,7 +34,7 @@ TEST_F(MoeGather, Qwen3LegacyPassesOneTokenBelow) {
   const auto k = make_gather_qmm_kernel();
   const CaseResult r = run(*k, "legacy", with(*k, {{"tokens", "8191"}, {"top_k", "8"}, {"experts", "128"},
                                                    {"rows", "768"}, {"cols", "2048"}}));
-  EXPECT_EQ(r.verdict, "pass") << r.detail;
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ TEST(CorpusReplay, DISABLED_OneEntryChild) {
   const Ledger ledger = Ledger::load(source_file("properties/known-failures.txt").string());
   device::PrimaryContext ctx(0);
   const CaseResult r = run_case(*kernel, c, device::query_limits(0), RunOptions{}, ledger);
-  std::ofstream(result_path) << r.verdict << "\n" << r.observed << "\n" << r.detail << "\n";
+  std::ofstream(result_path) << r.verdict.to_string() << "\n" << r.observed.to_string() << "\n" << r.detail << "\n";
 }
 
 TEST(CorpusReplay, NoCaseOfTheCorpusFailsAgain) {

@@ -40,24 +40,24 @@ class RunnerGpu : public ::testing::Test {
 
 TEST_F(RunnerGpu, LegacyPassesBelowTheLimit) {
   const CaseResult r = run("legacy", 65535);
-  EXPECT_EQ(r.observed, "accept");
-  EXPECT_EQ(r.verdict, "pass") << r.detail << " oracle " << r.oracle;
-  EXPECT_EQ(r.oracle, "split:exact:0 unwritten:0 cpu:256/256");
+  EXPECT_EQ(r.observed.to_string(), "accept");
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail << " oracle " << r.oracle.to_string();
+  EXPECT_EQ(r.oracle.to_string(), "split:exact:0 unwritten:0 cpu:256/256");
 }
 
 TEST_F(RunnerGpu, LegacyRefusedAtTheLimitIsExpectedByTheLedger) {
   const CaseResult unexpected = run("legacy", 65536);
   EXPECT_EQ(unexpected.prediction.outcome, "refuse:grid.z");
-  EXPECT_EQ(unexpected.observed, "refuse:CUDA_ERROR_INVALID_VALUE");
-  EXPECT_EQ(unexpected.verdict, "fail:refused");
+  EXPECT_EQ(unexpected.observed.to_string(), "refuse:CUDA_ERROR_INVALID_VALUE");
+  EXPECT_EQ(unexpected.verdict.to_string(), "fail:refused");
   const CaseResult expected = run("legacy", 65536, Ledger::parse("selftest.flat_yz legacy refused"));
-  EXPECT_EQ(expected.verdict, "expected-fail");
+  EXPECT_EQ(expected.verdict.to_string(), "expected-fail");
 }
 
 TEST_F(RunnerGpu, FixedPassesFarPastTheLimitWithTiming) {
   const CaseResult r = run("fixed", 200000, Ledger(), true);
-  EXPECT_EQ(r.verdict, "pass") << r.detail;
-  EXPECT_EQ(r.mismatches, 0u);
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
+  EXPECT_EQ(r.oracle.split_mismatches, 0u);
   EXPECT_EQ(r.timing.samples, 10);
   EXPECT_GT(r.timing.median_ms, 0);
   EXPECT_GE(r.timing.max_ms, r.timing.median_ms);
@@ -82,6 +82,6 @@ TEST_F(RunnerGpu, OverBudgetIsSkippedBeforeAllocating) {
   RunOptions o;
   o.memory_budget_bytes = 1 << 20;
   const CaseResult r = run_case(*kernel_, c, limits_, o, Ledger());
-  EXPECT_EQ(r.observed, "skipped:over-budget");
-  EXPECT_EQ(r.verdict, "skipped");
+  EXPECT_EQ(r.observed.to_string(), "skipped:over-budget");
+  EXPECT_EQ(r.verdict.to_string(), "skipped");
 }

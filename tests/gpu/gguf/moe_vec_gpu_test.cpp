@@ -39,21 +39,21 @@ class GgufGpu : public ::testing::Test {
     RunOptions options;
     options.reference_samples = 256;
     const CaseResult r = run_case(k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed.to_string()
+              << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | " << r.detail << std::endl;
     return r;
   }
 
   // Passed, bit-exact against the split reference, nothing unwritten, >= 256 CPU samples all good.
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.mismatches, 0u);
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed.to_string(), "accept");
+    EXPECT_EQ(r.oracle.split_mismatches, 0u);
+    EXPECT_EQ(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
     EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
   }
 
@@ -78,9 +78,9 @@ TEST_F(GgufGpu, LegacyMoeVecRefusedAt8192AndPassesAt8191ForEveryType) {
     const std::string q = ",quant=" + std::string(to_string(t));
     const CaseResult bad = run(*k, "legacy", kGemma + ",tokens=8192" + q);
     EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
-    EXPECT_TRUE(bad.observed == "refuse:CUDA_ERROR_INVALID_VALUE" || bad.observed == "refuse:CUDA_ERROR_INVALID_CONFIGURATION")
-        << bad.observed;
-    EXPECT_EQ(bad.verdict, "fail:refused");  // no ledger here: an expected bug is still a failure
+    EXPECT_TRUE(bad.observed.to_string() == "refuse:CUDA_ERROR_INVALID_VALUE" || bad.observed.to_string() == "refuse:CUDA_ERROR_INVALID_CONFIGURATION")
+        << bad.observed.to_string();
+    EXPECT_EQ(bad.verdict.to_string(), "fail:refused");  // no ledger here: an expected bug is still a failure
     EXPECT_NE(bad.detail.find("grid=(1408,1,65536)"), std::string::npos) << bad.detail;
     expect_pass(run(*k, "legacy", kGemma + ",tokens=8191" + q));
   }
@@ -120,7 +120,7 @@ TEST_F(GgufGpu, DownProjectionOver65536ActivationRows) {
   }
   const CaseResult bad = run(*k, "legacy", down + ",quant=q4_0");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u);
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u);
   expect_pass(run(*k, "legacy", "proj=down,tokens=8191,top_k=8,experts=128,rows=2816,cols=704,quant=q4_0"));
 }
 
@@ -128,7 +128,7 @@ TEST_F(GgufGpu, QuantizeLegacyRefusedAt65536RowsAndFixedEqualsSplit) {
   const auto k = make_quantize_q8_1_kernel();
   const CaseResult bad = run(*k, "legacy", "rows=65536,cols=2816");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
   expect_pass(run(*k, "legacy", "rows=65535,cols=2816"));
   expect_pass(run(*k, "fixed", "rows=65536,cols=2816"));
   expect_pass(run(*k, "fixed", "rows=200000,cols=704"));
@@ -138,7 +138,7 @@ TEST_F(GgufGpu, MmvqLegacyRefusedAt65536VectorsAndFixedPasses) {
   const auto k = make_mmvq_kernel();
   const CaseResult bad = run(*k, "legacy", "nvecs=65536,rows=1408,cols=2816");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
   std::vector<std::string> types = {"q4_0", "q4_K", "q6_K"};
   if (kHasCodebookTypes) types.insert(types.end(), {"iq2_xxs", "iq2_s", "iq3_xxs"});
   for (const std::string& q : types) expect_pass(run(*k, "fixed", "nvecs=65536,rows=1408,cols=2816,quant=" + q));

@@ -48,22 +48,22 @@ class LlamacppGpu : public ::testing::Test {
     RunOptions options;
     options.reference_samples = 256;
     const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed.to_string()
+              << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | " << r.detail << std::endl;
     return r;
   }
 
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed.to_string(), "accept");
     // mmvq's split reference is bit-exact, mmq's within its stated tolerance (compare_policy).
-    EXPECT_TRUE(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0) == 0 ||
-                r.oracle.rfind("split:tol:0 unwritten:0 cpu:", 0) == 0)
-        << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_TRUE(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0) == 0 ||
+                r.oracle.to_string().rfind("split:tol:0 unwritten:0 cpu:", 0) == 0)
+        << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
   }
 
   Registry registry_;

@@ -35,19 +35,19 @@ class MlxGpu : public ::testing::Test {
     RunOptions options;
     options.reference_samples = 256;
     const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed.to_string()
+              << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | " << r.detail << std::endl;
     return r;
   }
 
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed.to_string(), "accept");
+    EXPECT_EQ(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
     EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
   }
 
@@ -110,8 +110,8 @@ TEST_F(MlxGpu, Llama3LmHeadRefusedFrom16744TokensChunkedPasses) {
   const std::string head = "vocab=128256,cols=4096";
   const CaseResult bad = run(true, "upstream", head + ",tokens=16744");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.zero");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
-  EXPECT_EQ(bad.verdict, "fail:refused");  // no ledger here: a known bug is still a failure
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+  EXPECT_EQ(bad.verdict.to_string(), "fail:refused");  // no ledger here: a known bug is still a failure
   expect_pass(run(true, "upstream", head + ",tokens=16743"));
   expect_pass(run(true, "chunked", head + ",tokens=16744"));
 }
@@ -120,8 +120,8 @@ TEST_F(MlxGpu, GatherRefusedAt8192TokensTopK8ChunkedPasses) {
   const std::string moe = "top_k=8,experts=128,rows=768,cols=2048";
   const CaseResult bad = run(false, "upstream", moe + ",tokens=8192");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
-  EXPECT_EQ(bad.verdict, "fail:refused");
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+  EXPECT_EQ(bad.verdict.to_string(), "fail:refused");
   expect_pass(run(false, "upstream", moe + ",tokens=8191"));
   expect_pass(run(false, "chunked", moe + ",tokens=8192"));
 }

@@ -35,19 +35,19 @@ class VllmDtypeGpu : public ::testing::Test {
     RunOptions options;
     options.reference_samples = 256;
     const CaseResult r = run_case(k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed.to_string()
+              << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | " << r.detail << std::endl;
     return r;
   }
 
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed.to_string(), "accept");
+    EXPECT_EQ(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
     EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 64u);
   }
 
@@ -103,8 +103,8 @@ TEST_F(VllmDtypeGpu, MoeVecUpstreamRefusedAt8192PassesAt8191ChunkedPassesAt8192I
     SCOPED_TRACE(shape);
     const CaseResult bad = run(*moe_vec, "upstream", shape + ",tokens=8192");
     EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
-    EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
-    EXPECT_EQ(bad.verdict, "fail:refused");  // no ledger here: a known bug is still a failure
+    EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+    EXPECT_EQ(bad.verdict.to_string(), "fail:refused");  // no ledger here: a known bug is still a failure
     expect_pass(run(*moe_vec, "upstream", shape + ",tokens=8191"));
     expect_pass(run(*moe_vec, "chunked", shape + ",tokens=8192"));
   }

@@ -35,18 +35,18 @@ class VllmMmqGpu : public ::testing::Test {
     options.reference_samples = 256;
     const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
     std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " " << r.prediction.index_wrap()
-              << " | observed " << r.observed << " | verdict " << r.verdict << " | oracle " << r.oracle << " | "
+              << " | observed " << r.observed.to_string() << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | "
               << r.detail << std::endl;
     return r;
   }
 
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
   }
 
   std::unique_ptr<device::PrimaryContext> ctx_;
@@ -67,7 +67,7 @@ TEST_F(VllmMmqGpu, EveryTypePassesAtAPrefillShape) {
 TEST_F(VllmMmqGpu, RefusedFrom32720TokensAtTopK8ChunkedPasses) {
   const CaseResult bad = run("upstream", kGemma + ",tokens=32720");
   EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
-  EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
   expect_pass(run("upstream", kGemma + ",tokens=32719"));
   expect_pass(run("chunked", kGemma + ",tokens=32720"));
 }
@@ -77,8 +77,8 @@ TEST_F(VllmMmqGpu, RefusedFrom32720TokensAtTopK8ChunkedPasses) {
 TEST_F(VllmMmqGpu, ExpertsAbove255AreSkipped) {
   const CaseResult r = run("upstream", "rows=64,cols=256,top_k=8,tokens=256,experts=384");
   EXPECT_EQ(r.prediction.outcome, "accept");
-  EXPECT_EQ(r.observed, "accept");
-  EXPECT_EQ(r.verdict, "fail:unwritten") << r.oracle;
+  EXPECT_EQ(r.observed.to_string(), "accept");
+  EXPECT_EQ(r.verdict.to_string(), "fail:unwritten") << r.oracle.to_string();
   expect_pass(run("upstream", "rows=64,cols=256,top_k=8,tokens=256,experts=256"));
 }
 
@@ -91,7 +91,7 @@ TEST_F(VllmMmqGpu, ExpertByteOffsetWrapsFromExpert131OfADeepSeekSizedBank) {
   expect_pass(run("upstream", deepseek + ",experts=131"));
   const CaseResult bad = run("upstream", deepseek + ",experts=256");
   EXPECT_EQ(bad.prediction.index_wrap(), "wrap:expert_byte_offset");
-  EXPECT_EQ(bad.verdict.rfind("fail:", 0), 0u) << bad.verdict << " " << bad.oracle;
+  EXPECT_EQ(bad.verdict.to_string().rfind("fail:", 0), 0u) << bad.verdict.to_string() << " " << bad.oracle.to_string();
 }
 
 }  // namespace

@@ -36,19 +36,19 @@ class VllmGpu : public ::testing::Test {
     RunOptions options;
     options.reference_samples = 256;
     const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
+    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed.to_string()
+              << " | verdict " << r.verdict.to_string() << " | oracle " << r.oracle.to_string() << " | " << r.detail << std::endl;
     return r;
   }
 
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
+    EXPECT_EQ(r.verdict.to_string(), "pass") << r.the_case.replay() << ": " << r.detail;
+    EXPECT_EQ(r.observed.to_string(), "accept");
+    EXPECT_EQ(r.oracle.to_string().rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle.to_string();
+    const auto cpu = r.oracle.to_string().substr(r.oracle.to_string().find("cpu:") + 4);
     const auto slash = cpu.find('/');
     ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
+    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle.to_string();
     EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
   }
 
@@ -64,8 +64,8 @@ TEST_F(VllmGpu, UpstreamRefusedAt8192PassesAt8191ChunkedPassesAt8192ForEveryType
     SCOPED_TRACE(q);
     const CaseResult bad = run("upstream", kGemma + ",tokens=8192" + q);
     EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
-    EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
-    EXPECT_EQ(bad.verdict, "fail:refused");  // no ledger here: a known bug is still a failure
+    EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+    EXPECT_EQ(bad.verdict.to_string(), "fail:refused");  // no ledger here: a known bug is still a failure
     expect_pass(run("upstream", kGemma + ",tokens=8191" + q));
     expect_pass(run("chunked", kGemma + ",tokens=8192" + q));
   }
@@ -85,7 +85,7 @@ TEST_F(VllmGpu, MmvqRefusedAt65536VectorsChunkedPassesForEveryType) {
     SCOPED_TRACE(q);
     const CaseResult bad = run("upstream", q + ",nvecs=65536", true);
     EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
-    EXPECT_EQ(bad.observed.rfind("refuse:", 0), 0u) << bad.observed;
+    EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
     expect_pass(run("upstream", q + ",nvecs=65535", true));
     expect_pass(run("chunked", q + ",nvecs=65536", true));
   }

@@ -8,7 +8,9 @@
 #include "gridfuzz/case.hpp"
 #include "gridfuzz/kernel.hpp"
 #include "gridfuzz/ledger.hpp"
+#include "gridfuzz/oracle_result.hpp"
 #include "gridfuzz/predictor.hpp"
+#include "gridfuzz/verdict.hpp"
 
 namespace gridfuzz {
 
@@ -31,18 +33,17 @@ struct Timing {
   double kernel_median_ms = 0, kernel_min_ms = 0, kernel_max_ms = 0;
   int kernel_samples = 0;
   int kernels_per_call = 0;  // kernels the last timed call ran
+  bool operator==(const Timing&) const = default;
 };
 
 struct CaseResult {
   Case the_case;
   LaunchPlan plan;
   Prediction prediction;
-  std::string observed = "static";
-  std::string oracle = "-";
-  std::string verdict = "static";
+  Observed observed;             // static_only until something ran
+  OracleResult oracle;
+  Verdict verdict{Verdict::Kind::static_only, ""};
   std::string detail;            // one human-readable line
-  std::uint64_t mismatches = 0;
-  double max_abs_err = 0;
   Timing timing;
   bool context_lost = false;     // a sticky fault: the process must not run another case
 };
@@ -54,5 +55,11 @@ CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits&
 // rejects; every device-side failure becomes part of the result instead.
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
                     const Ledger& ledger);
+
+// A case that ran somewhere else and left no result, only what was seen from outside (its worker
+// died: `fault:worker-<why>`, or hung: `timeout`): predicted here and judged by the same verdict
+// path as run_case.
+CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
+                                const Observed& observed);
 
 }  // namespace gridfuzz

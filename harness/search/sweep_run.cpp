@@ -1,4 +1,4 @@
-#include "sweep_run.hpp"
+#include "gridfuzz/sweep_run.hpp"
 
 #include <rapidcheck.h>
 
@@ -11,10 +11,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "session.hpp"
 #include "gridfuzz/verdict.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz {
 namespace {
 
 // rapidcheck's own reporting goes to stderr; the sweep reports through its rows and summary.
@@ -26,11 +25,11 @@ class QuietListener : public rc::detail::TestListener {
 };
 
 // Checks "no failure at random shapes" for one target. `verdict_of` runs (or looks up) a case and
-// returns its verdict, or "" when it was not run (time budget): that counts as no failure. Once
+// returns its verdict, or nothing when it was not run (time budget): that counts as no failure. Once
 // `skip()` is true the remaining draws are skipped before anything is generated (each test case
 // has its own random stream, so the cases drawn before are the same either way).
 rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSettings& s,
-                                           const std::function<std::string(const Case&)>& verdict_of,
+                                           const std::function<std::optional<Verdict>(const Case&)>& verdict_of,
                                            const std::function<bool()>& skip = {}) {
   const Kernel& k = *t.kernel;
   rc::detail::TestMetadata metadata;
@@ -47,7 +46,8 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
         const Params p = *random_params(k, t.boundaries);
         RC_PRE(!k.check(p).has_value());
         RC_PRE(s.device_bytes == 0 || case_device_bytes(k, p) <= s.device_bytes);
-        RC_ASSERT(!verdict_fails_run(verdict_of(Case{k.name(), t.variant, p, s.seed})));
+        const std::optional<Verdict> verdict = verdict_of(Case{k.name(), t.variant, p, s.seed});
+        RC_ASSERT(!(verdict && verdict->fails_run()));
       }),
       metadata, params, quiet, {});  // no reproduce map: RC_PARAMS is not read (nor echoed)
 }
@@ -67,10 +67,10 @@ int tier_of(const SweepTarget& t, std::size_t i) { return i < t.tiers.size() ? t
 
 class SweepRun {
  public:
-  SweepRun(const SweepSettings& s, CaseExecutor& executor, const std::map<std::string, reports::CsvRow>& done,
-           const std::function<void(const reports::CsvRow&)>& on_new_row)
-      : s_(s), executor_(executor), on_new_row_(on_new_row) {
-    for (const auto& [id, row] : done) resumed_.emplace(id_key(id), row.get("verdict"));
+  SweepRun(const SweepSettings& s, Executor& executor, const std::map<std::string, Verdict>& done,
+           const std::function<void(const CaseRecord&)>& on_new_record)
+      : s_(s), executor_(executor), on_new_record_(on_new_record) {
+    for (const auto& [id, verdict] : done) resumed_.emplace(id_key(id), verdict);
   }
 
   SweepSummary run(const std::vector<SweepTarget>& targets) {
@@ -107,9 +107,9 @@ class SweepRun {
         share_over_ = [&] { return target_rows_ > 0 && std::chrono::steady_clock::now() > share_end; };
         const auto drawn = check_random_shapes(
             targets[i], s_,
-            [&](const Case& c) {
+            [&](const Case& c) -> std::optional<Verdict> {
               submit(c);
-              return std::string();
+              return std::nullopt;  // judged later, over the finished verdicts (step 3)
             },
             over);
         flush();
@@ -160,9 +160,9 @@ class SweepRun {
   void flush() {
     if (pending_.empty()) return;
     std::unordered_set<std::uint64_t> finished;
-    executor_.run(pending_, [&](const Case& c, const reports::CsvRow& row) {
+    executor_.run(pending_, [&](const Case& c, const CaseRecord& record) {
       finished.insert(id_key(c.id()));
-      take(c, row);
+      take(c, record);
     }, [&] { return out_of_time() || (share_over_ && share_over_()); });
     for (const Case& c : pending_)
       if (!finished.contains(id_key(c.id()))) {
@@ -172,20 +172,20 @@ class SweepRun {
     pending_.clear();
   }
 
-  void tally(const Case& c, const std::string& verdict) {
-    ++summary_.by_verdict[verdict];
-    if (!verdict_fails_run(verdict)) return;
+  void tally(const Case& c, const Verdict& verdict) {
+    ++summary_.by_verdict[verdict.to_string()];
+    if (!verdict.fails_run()) return;
     failing_.emplace(id_key(c.id()), verdict);
     failing_targets_.insert(target_key(c.kernel, c.variant));
-    summary_.failures.push_back(verdict + "  " + c.replay());
+    summary_.failures.push_back(verdict.to_string() + "  " + c.replay());
   }
 
-  void take(const Case& c, const reports::CsvRow& row) {
+  void take(const Case& c, const CaseRecord& record) {
     met_.insert(id_key(c.id()));
     ++summary_.ran;
     ++target_rows_;
-    tally(c, row.get("verdict"));
-    on_new_row_(row);
+    tally(c, record.verdict);
+    on_new_record_(record);
   }
 
   void note_gave_up(const SweepTarget& t, const rc::detail::TestResult& result) {
@@ -196,10 +196,10 @@ class SweepRun {
   }
 
   // The verdict of a case the sweep has finished (run or resumed), or nothing.
-  std::optional<std::string> verdict_of(std::uint64_t key) const {
+  std::optional<Verdict> verdict_of(std::uint64_t key) const {
     if (const auto it = failing_.find(key); it != failing_.end()) return it->second;
     if (const auto it = resumed_.find(key); it != resumed_.end()) return it->second;
-    if (met_.contains(key)) return std::string("pass");  // a finished row that does not fail the run
+    if (met_.contains(key)) return Verdict{Verdict::Kind::pass, ""};  // a finished row that does not fail the run
     return std::nullopt;
   }
 
@@ -208,30 +208,30 @@ class SweepRun {
     // Rapidcheck would take an exception from the property for a failing case and shrink on: keep
     // it out of rapidcheck, run nothing more, and rethrow it once the check returns.
     std::exception_ptr run_error;
-    const auto result = check_random_shapes(t, s_, [&](const Case& c) -> std::string {
-      if (run_error) return "";
+    const auto result = check_random_shapes(t, s_, [&](const Case& c) -> std::optional<Verdict> {
+      if (run_error) return std::nullopt;
       const std::uint64_t key = id_key(c.id());
-      std::optional<std::string> verdict = verdict_of(key);
+      std::optional<Verdict> verdict = verdict_of(key);
       if (!verdict) {
         if (out_of_time()) {
           summary_.budget_hit = true;
-          return "";
+          return std::nullopt;
         }
         try {
-          executor_.run({c}, [&](const Case& ran, const reports::CsvRow& row) { take(ran, row); }, {});
+          executor_.run({c}, [&](const Case& ran, const CaseRecord& record) { take(ran, record); }, {});
         } catch (...) {
           run_error = std::current_exception();
-          return "";
+          return std::nullopt;
         }
         verdict = verdict_of(key);
-        if (!verdict) return "";
+        if (!verdict) return std::nullopt;
       } else if (met_.insert(key).second) {
         // A shrink step a resumed CSV already has, met for the first time.
         ++summary_.reused;
         tally(c, *verdict);
       }
-      if (verdict_fails_run(*verdict)) last_failing = c;
-      return *verdict;
+      if (verdict->fails_run()) last_failing = c;
+      return verdict;
     });
     if (run_error) std::rethrow_exception(run_error);
     rc::detail::Error error;
@@ -242,8 +242,8 @@ class SweepRun {
   }
 
   const SweepSettings& s_;
-  CaseExecutor& executor_;
-  const std::function<void(const reports::CsvRow&)>& on_new_row_;
+  Executor& executor_;
+  const std::function<void(const CaseRecord&)>& on_new_record_;
   SweepSummary summary_;
   std::vector<Case> pending_;                               // at most one chunk
   // Random cases under a budget go to the executor in chunks this small (a share may end after
@@ -255,19 +255,18 @@ class SweepRun {
   std::atomic<std::size_t> target_rows_{0};
   std::function<bool()> share_over_;
   std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
-  std::unordered_map<std::uint64_t, std::string> resumed_;  // verdicts of a resumed CSV
-  std::unordered_map<std::uint64_t, std::string> failing_;  // verdicts of the failing rows
+  std::unordered_map<std::uint64_t, Verdict> resumed_;  // verdicts of a resumed CSV
+  std::unordered_map<std::uint64_t, Verdict> failing_;  // verdicts of the failing rows
   std::set<std::string> failing_targets_;                   // kernel x variant with a failing row
 };
 
 }  // namespace
 
-SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, CaseExecutor& executor,
-                       std::map<std::string, reports::CsvRow> done,
-                       const std::function<void(const reports::CsvRow&)>& on_new_row) {
-  SweepRun run(settings, executor, done, on_new_row);
-  done.clear();  // only the verdicts are kept
+SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, Executor& executor,
+                       const std::map<std::string, Verdict>& done,
+                       const std::function<void(const CaseRecord&)>& on_new_record) {
+  SweepRun run(settings, executor, done, on_new_record);
   return run.run(targets);
 }
 
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz

@@ -16,10 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "case_executor.hpp"
-#include "sweep_plan.hpp"
+#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/executor.hpp"
+#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/sweep_plan.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz {
 
 struct SweepSettings {
   std::size_t cases = 10;     // random cases per kernel and variant
@@ -41,10 +43,11 @@ struct SweepSummary {
   bool budget_hit = false;                  // some planned case was not started
 };
 
-// Runs the sweep. `done`: rows already finished, by case id (a resumed CSV): those cases are not
-// run again (only their verdicts are kept). `on_new_row` gets each row this sweep runs, once, as it finishes (write it out there).
-SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, CaseExecutor& executor,
-                       std::map<std::string, reports::CsvRow> done,
-                       const std::function<void(const reports::CsvRow&)>& on_new_row);
+// Runs the sweep. `done`: the verdicts of cases already finished, by case id (a resumed CSV):
+// those cases are not run again. `on_new_record` gets each record this sweep runs, once, as it
+// finishes (report it there).
+SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, Executor& executor,
+                       const std::map<std::string, Verdict>& done,
+                       const std::function<void(const CaseRecord&)>& on_new_record);
 
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/case_record.hpp"
 
 namespace gridfuzz {
 
 struct WorkerReply {
-  enum class Status { row, crashed, timed_out } status = Status::row;
-  reports::CsvRow row;     // when status == row
+  enum class Status { record, crashed, timed_out } status = Status::record;
+  CaseRecord record;       // when status == record
   std::string reason;      // "signal 11", "exit 3", "no reply in 120 s"
 };
 

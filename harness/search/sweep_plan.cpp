@@ -1,4 +1,4 @@
-#include "sweep_plan.hpp"
+#include "gridfuzz/sweep_plan.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,7 +13,7 @@
 #include "gridfuzz/properties/boundary_gen.hpp"
 #include "gridfuzz/size_crossings.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz {
 
 namespace {
 
@@ -228,4 +228,4 @@ rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBound
   return gen;
 }
 
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz

@@ -13,7 +13,7 @@
 #include "gridfuzz/model_profiles.hpp"
 #include "gridfuzz/strategies.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz {
 
 struct SweepTarget {
   const Kernel* kernel = nullptr;
@@ -59,4 +59,4 @@ std::string save_to_corpus(const Case& c, const std::string& dir);
 // Random valid-looking params (check() may still reject some: the caller discards those).
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries);
 
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz

@@ -1,0 +1,169 @@
+#include "gridfuzz/record_codec.hpp"
+
+#include <charconv>
+#include <map>
+#include <stdexcept>
+#include <system_error>
+
+namespace gridfuzz {
+namespace {
+
+class FieldWriter {
+ public:
+  void put(std::string_view name, std::string_view value) {
+    out_.append(name).append(" ").append(std::to_string(value.size())).append("\n").append(value);
+  }
+  void put_uint(std::string_view name, std::uint64_t v) { put(name, std::to_string(v)); }
+  void put_int(std::string_view name, std::int64_t v) { put(name, std::to_string(v)); }
+  void put_bool(std::string_view name, bool v) { put(name, v ? "1" : "0"); }
+  void put_double(std::string_view name, double v) {
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);  // shortest text that round-trips
+    put(name, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const std::size_t space = bytes.find(' '), nl = bytes.find('\n');
+      if (space == std::string_view::npos || nl == std::string_view::npos || space > nl)
+        throw std::runtime_error("record: malformed field header");
+      const std::string name(bytes.substr(0, space));
+      const std::size_t len = number<std::size_t>(name, bytes.substr(space + 1, nl - space - 1));
+      if (bytes.size() - nl - 1 < len) throw std::runtime_error("record: field '" + name + "' is cut short");
+      if (!fields_.emplace(name, std::string(bytes.substr(nl + 1, len))).second)
+        throw std::runtime_error("record: field '" + name + "' appears twice");
+      bytes.remove_prefix(nl + 1 + len);
+    }
+  }
+  bool has(const std::string& name) const { return fields_.contains(name); }
+  const std::string& text(const std::string& name) const {
+    const auto it = fields_.find(name);
+    if (it == fields_.end()) throw std::runtime_error("record: field '" + name + "' is missing");
+    return it->second;
+  }
+  template <class T>
+  T get(const std::string& name) const { return number<T>(name, text(name)); }
+  bool get_bool(const std::string& name) const { return get<int>(name) != 0; }
+
+ private:
+  template <class T>
+  static T number(const std::string& name, std::string_view text) {
+    T v{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+      throw std::runtime_error("record: field '" + name + "' is not a number: '" + std::string(text) + "'");
+    return v;
+  }
+  std::map<std::string, std::string> fields_;
+};
+
+u128 parse_u128(const std::string& name, const std::string& text) {
+  if (text.empty()) throw std::runtime_error("record: field '" + name + "' is empty");
+  u128 v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') throw std::runtime_error("record: field '" + name + "' is not a number: '" + text + "'");
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string encode_record(const CaseRecord& r) {
+  FieldWriter w;
+  w.put("case", r.the_case.replay());
+  w.put("run_id", r.context.run_id);
+  w.put("device", r.context.device);
+  w.put("cc", r.context.cc);
+  w.put("driver", r.context.driver);
+  w.put("commit", r.context.commit);
+  if (r.context.device_index) w.put_int("device_index", *r.context.device_index);
+  w.put_uint("launches", r.plan.launches);
+  if (const auto& l = r.plan.launch) {
+    for (const auto& [name, v] : {std::pair{"grid_x", l->grid.x}, {"grid_y", l->grid.y}, {"grid_z", l->grid.z},
+                                  {"block_x", l->block.x}, {"block_y", l->block.y}, {"block_z", l->block.z},
+                                  {"smem", l->smem_bytes}})
+      w.put_uint(name, v);
+    w.put_int("regs", l->regs);
+  }
+  if (r.plan.max_index) w.put("max_index", to_string_u128(*r.plan.max_index));
+  if (r.plan.index_type) w.put("index_type", to_string(*r.plan.index_type));
+  w.put("index_wrap", r.plan.index_wrap);
+  w.put("predicted", r.plan.predicted);
+  w.put("observed", r.observed.to_string());
+  w.put_int("oracle_kind", static_cast<int>(r.oracle.kind));
+  w.put("oracle_where", r.oracle.where);
+  w.put_bool("oracle_exact", r.oracle.exact);
+  w.put_uint("split_mismatches", r.oracle.split_mismatches);
+  w.put_double("max_abs_err", r.oracle.max_abs_err);
+  w.put_uint("unwritten", r.oracle.unwritten);
+  w.put_uint("cpu_ok", r.oracle.cpu_ok);
+  w.put_uint("cpu_total", r.oracle.cpu_total);
+  w.put("verdict", r.verdict.to_string());
+  w.put("detail", r.detail);
+  const Timing& t = r.timing;
+  w.put_double("median_ms", t.median_ms);
+  w.put_double("min_ms", t.min_ms);
+  w.put_double("max_ms", t.max_ms);
+  w.put_int("samples", t.samples);
+  w.put_double("gbps", t.gbps);
+  w.put_double("kernel_median_ms", t.kernel_median_ms);
+  w.put_double("kernel_min_ms", t.kernel_min_ms);
+  w.put_double("kernel_max_ms", t.kernel_max_ms);
+  w.put_int("kernel_samples", t.kernel_samples);
+  w.put_int("kernels_per_call", t.kernels_per_call);
+  w.put_bool("context_lost", r.context_lost);
+  return w.take();
+}
+
+CaseRecord decode_record(std::string_view bytes) {
+  const FieldReader f(bytes);
+  CaseRecord r;
+  try {
+    r.the_case = Case::parse_replay(f.text("case"));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("record: field 'case': ") + e.what());
+  }
+  r.context = {f.text("run_id"), f.text("device"), f.text("cc"), f.text("driver"), f.text("commit"), std::nullopt};
+  if (f.has("device_index")) r.context.device_index = f.get<int>("device_index");
+  r.plan.launches = f.get<std::size_t>("launches");
+  if (f.has("grid_x"))
+    r.plan.launch = LaunchSummary{{f.get<std::uint64_t>("grid_x"), f.get<std::uint64_t>("grid_y"), f.get<std::uint64_t>("grid_z")},
+                                  {f.get<std::uint64_t>("block_x"), f.get<std::uint64_t>("block_y"), f.get<std::uint64_t>("block_z")},
+                                  f.get<std::uint64_t>("smem"), f.get<int>("regs")};
+  if (f.has("max_index")) r.plan.max_index = parse_u128("max_index", f.text("max_index"));
+  if (f.has("index_type")) {
+    r.plan.index_type = parse_index_type(f.text("index_type"));
+    if (!r.plan.index_type) throw std::runtime_error("record: field 'index_type' is no index type: " + f.text("index_type"));
+  }
+  r.plan.index_wrap = f.text("index_wrap");
+  r.plan.predicted = f.text("predicted");
+  const auto observed = Observed::parse(f.text("observed"));
+  if (!observed) throw std::runtime_error("record: field 'observed' is no observation: " + f.text("observed"));
+  r.observed = *observed;
+  const int oracle_kind = f.get<int>("oracle_kind");
+  if (oracle_kind < 0 || oracle_kind > static_cast<int>(OracleResult::Kind::device_fault))
+    throw std::runtime_error("record: field 'oracle_kind' out of range: " + f.text("oracle_kind"));
+  r.oracle = {static_cast<OracleResult::Kind>(oracle_kind), f.text("oracle_where"),     f.get_bool("oracle_exact"),
+              f.get<std::uint64_t>("split_mismatches"),    f.get<double>("max_abs_err"), f.get<std::uint64_t>("unwritten"),
+              f.get<std::uint64_t>("cpu_ok"),              f.get<std::uint64_t>("cpu_total")};
+  const auto verdict = Verdict::parse(f.text("verdict"));
+  if (!verdict) throw std::runtime_error("record: field 'verdict' is no verdict: " + f.text("verdict"));
+  r.verdict = *verdict;
+  r.detail = f.text("detail");
+  r.timing = {f.get<double>("median_ms"),        f.get<double>("min_ms"),        f.get<double>("max_ms"),
+              f.get<int>("samples"),             f.get<double>("gbps"),          f.get<double>("kernel_median_ms"),
+              f.get<double>("kernel_min_ms"),    f.get<double>("kernel_max_ms"), f.get<int>("kernel_samples"),
+              f.get<int>("kernels_per_call")};
+  r.context_lost = f.get_bool("context_lost");
+  return r;
+}
+
+}  // namespace gridfuzz

@@ -1,0 +1,26 @@
+#include "gridfuzz/reporters/console_line.hpp"
+
+#include <cstdio>
+
+#include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+
+namespace gridfuzz::reporters {
+
+std::string console_line(const CaseRecord& r) {
+  // Fields may hold a plugin's or a driver's text: escaped before formatting (no ESC reaches the
+  // terminal, a NUL does not cut the line).
+  const auto text = [](const std::string& s) { return reports::terminal_text(s); };
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", text(r.the_case.kernel).c_str(),
+                text(r.the_case.variant).c_str(), text(r.plan.predicted).c_str(), text(r.observed.to_string()).c_str(),
+                text(r.verdict.to_string()).c_str());
+  std::string line = buf;
+  if (r.timing.samples > 0) line += " " + reports::format_double(r.timing.median_ms) + " ms";
+  line += "  " + text(r.the_case.replay());
+  return line;
+}
+
+void ConsoleReporter::report(const CaseRecord& record) { out_ << prefix_ << console_line(record) << std::endl; }
+
+}  // namespace gridfuzz::reporters

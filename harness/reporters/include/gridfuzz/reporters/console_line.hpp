@@ -1,0 +1,24 @@
+#pragma once
+// A record as one line for the console: kernel, variant, predicted, observed, verdict, time, replay.
+#include <ostream>
+#include <string>
+
+#include "gridfuzz/reporter.hpp"
+
+namespace gridfuzz::reporters {
+
+std::string console_line(const CaseRecord& record);
+
+// One console line per record, on `out`, flushed (a long run shows its progress).
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(std::ostream& out, std::string prefix = "") : out_(out), prefix_(std::move(prefix)) {}
+  void report(const CaseRecord& record) override;
+  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+
+ private:
+  std::ostream& out_;
+  std::string prefix_;
+};
+
+}  // namespace gridfuzz::reporters

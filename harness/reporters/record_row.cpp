@@ -1,0 +1,69 @@
+#include "gridfuzz/reporters/record_row.hpp"
+
+#include "gridfuzz/reports/schema.hpp"
+
+namespace gridfuzz::reporters {
+namespace {
+
+// Axis values that have their own CSV column; every axis is in `replay`.
+constexpr const char* kAxisColumns[] = {"quant", "bits", "group_size", "dtype", "tokens",
+                                        "top_k", "experts", "rows", "cols", "vocab"};
+
+}  // namespace
+
+reports::CsvRow to_row(const CaseRecord& r) {
+  reports::CsvRow row;
+  row.set("schema", std::string(reports::kSchemaVersion));
+  row.set("run_id", r.context.run_id);
+  row.set("case_id", r.the_case.id());
+  row.set("device", r.context.device);
+  row.set("cc", r.context.cc);
+  row.set("driver", r.context.driver);
+  row.set("commit", r.context.commit);
+  if (r.context.device_index) row.set_int("device_index", *r.context.device_index);
+  row.set("kernel", r.the_case.kernel);
+  row.set("variant", r.the_case.variant);
+  for (const char* axis : kAxisColumns)
+    if (r.the_case.params.has(axis)) row.set(axis, r.the_case.params.get(axis));
+  row.set_uint("launches", r.plan.launches);
+  if (const auto& l = r.plan.launch) {
+    row.set_uint("grid_x", l->grid.x);
+    row.set_uint("grid_y", l->grid.y);
+    row.set_uint("grid_z", l->grid.z);
+    row.set_uint("block_x", l->block.x);
+    row.set_uint("block_y", l->block.y);
+    row.set_uint("block_z", l->block.z);
+    row.set_uint("smem", l->smem_bytes);
+    if (l->regs > 0) row.set_int("regs", l->regs);
+  }
+  if (r.plan.max_index) row.set_u128("max_index", *r.plan.max_index);
+  if (r.plan.index_type) row.set("index_type", to_string(*r.plan.index_type));
+  row.set("index_wrap", r.plan.index_wrap);
+  row.set("predicted", r.plan.predicted);
+  row.set("observed", r.observed.to_string());
+  row.set("oracle", r.oracle.to_string());
+  // Empty where SCHEMA.md says so: no oracle ran, nothing was timed, nothing ran (static).
+  if (r.oracle.has_comparison()) {
+    row.set_double("max_abs_err", r.oracle.max_abs_err);
+    row.set_uint("mismatches", r.oracle.split_mismatches);
+  }
+  row.set("verdict", r.verdict.to_string());
+  if (r.timing.samples > 0) {
+    row.set_double("time_ms_median", r.timing.median_ms);
+    row.set_double("time_ms_min", r.timing.min_ms);
+    row.set_double("time_ms_max", r.timing.max_ms);
+    row.set_double("gbps", r.timing.gbps);
+    row.set_int("samples", r.timing.samples);
+  }
+  if (r.observed.kind != Observed::Kind::static_only) row.set_uint("seed", r.the_case.seed);
+  row.set("replay", r.the_case.replay());
+  if (r.timing.kernel_samples > 0) {
+    row.set_double("kernel_ms_median", r.timing.kernel_median_ms);
+    row.set_double("kernel_ms_min", r.timing.kernel_min_ms);
+    row.set_double("kernel_ms_max", r.timing.kernel_max_ms);
+    row.set_int("kernels_per_call", r.timing.kernels_per_call);
+  }
+  return row;
+}
+
+}  // namespace gridfuzz::reporters

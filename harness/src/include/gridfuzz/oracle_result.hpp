@@ -1,0 +1,31 @@
+#pragma once
+// What the oracle found for a case whose launches were all accepted, as a value. Its text (the
+// CSV's `oracle` column, reports/SCHEMA.md) comes from to_string only:
+//   -                                      no oracle ran (a refusal, a fault, static)
+//   guard:<buffer>                         a guard zone around <buffer> changed (checks stop there)
+//   reference-fault:<err> | reference-refused   the split reference itself failed
+//   split:<exact|tol>:<n> unwritten:<u> cpu:<ok>/<total>   every check ran
+//   oracle-fault                           a device error inside the oracle
+#include <cstdint>
+#include <string>
+
+namespace gridfuzz {
+
+struct OracleResult {
+  enum class Kind { not_run, guard, reference_fault, reference_refused, compared, device_fault };
+  Kind kind = Kind::not_run;
+  std::string where;                 // guard: the buffer; reference_fault: the CUDA error
+  bool exact = true;                 // the split comparison's policy (exact or tolerance)
+  std::uint64_t split_mismatches = 0;
+  double max_abs_err = 0;            // over the outputs, against the split reference
+  std::uint64_t unwritten = 0;       // output elements still holding the poison
+  std::uint64_t cpu_ok = 0, cpu_total = 0;  // CPU reference samples within tolerance, of all
+
+  std::string to_string() const;
+  // Whether the comparison columns (mismatches, max_abs_err) mean something: the oracle ran on the
+  // outputs, whether or not it reached the split comparison.
+  bool has_comparison() const { return kind != Kind::not_run && kind != Kind::device_fault; }
+  bool operator==(const OracleResult&) const = default;
+};
+
+}  // namespace gridfuzz

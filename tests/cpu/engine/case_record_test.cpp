@@ -1,0 +1,138 @@
+// The typed record a case ends as: its outcome vocabulary (Observed, OracleResult), the codec that
+// carries it over the worker pipe, and the CSV row the reporter makes of it.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/record_codec.hpp"
+#include "gridfuzz/reporters/record_row.hpp"
+#include "gridfuzz/worker_protocol.hpp"
+#include "session.hpp"
+
+namespace gridfuzz {
+namespace {
+
+// A record made by the engine from a real plan (moe_vec legacy at 8192 tokens x top_k 8: grid.z
+// 65536 is refused), with every field that can be set given a value that is not its default.
+CaseRecord sample_record() {
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
+  Params p = Params::defaults(k.axes());
+  p.set("tokens", "8192");
+  p.set("top_k", "8");
+  const CaseResult result = predict_case(k, Case{k.name(), "legacy", p, 7}, limits);
+  CaseRecord r = make_record(result, RunContext{"run-1", "NVIDIA H200", "9.0", "580.1", "abc", 3});
+  r.observed = {Observed::Kind::refuse, "CUDA_ERROR_INVALID_VALUE"};
+  r.oracle = {OracleResult::Kind::compared, "", false, 12, 0.1 + 0.2, 3, 250, 256};
+  r.verdict = {Verdict::Kind::fail, "mismatch"};
+  r.detail = "line one\nline two, \"quoted\" \x1b[31m";
+  r.timing = {0.123456789, 0.1, 1.0 / 3.0, 10, 4321.5, 0.11, 0.1, 0.2, 10, 3};
+  r.context_lost = true;
+  return r;
+}
+
+void expect_same(const CaseRecord& a, const CaseRecord& b) {
+  EXPECT_EQ(a.the_case, b.the_case);
+  EXPECT_EQ(a.context, b.context);
+  EXPECT_EQ(a.plan, b.plan);
+  EXPECT_EQ(a.observed, b.observed);
+  EXPECT_EQ(a.oracle, b.oracle);
+  EXPECT_EQ(a.verdict, b.verdict);
+  EXPECT_EQ(a.detail, b.detail);
+  EXPECT_EQ(a.timing, b.timing);
+  EXPECT_EQ(a.context_lost, b.context_lost);
+}
+
+TEST(CaseRecord, KeepsThePlansRefusedLaunchAndRiskiestIndex) {
+  const CaseRecord r = sample_record();
+  EXPECT_EQ(r.plan.predicted, "refuse:grid.z");
+  ASSERT_TRUE(r.plan.launch.has_value());
+  EXPECT_EQ(r.plan.launch->grid.z, 65536u);  // the refused launch, not the largest
+  EXPECT_TRUE(r.plan.max_index.has_value());
+  EXPECT_TRUE(r.plan.index_type.has_value());
+}
+
+TEST(RecordCodec, RoundTripsEveryFieldExactly) {
+  const CaseRecord r = sample_record();
+  expect_same(decode_record(encode_record(r)), r);
+  CaseRecord bare;  // no launch, no index, no device: the optional fields stay absent
+  bare.the_case = Case{"k", "v", Params(), 1};
+  const CaseRecord back = decode_record(encode_record(bare));
+  expect_same(back, bare);
+  EXPECT_FALSE(back.plan.launch.has_value());
+  EXPECT_FALSE(back.context.device_index.has_value());
+}
+
+TEST(RecordCodec, RefusesWhatIsNoRecord) {
+  const std::string good = encode_record(sample_record());
+  EXPECT_THROW(decode_record(good.substr(0, good.size() - 3)), std::runtime_error);  // cut short
+  EXPECT_THROW(decode_record(good + good), std::runtime_error);                      // fields twice
+  std::string bad_verdict = good;
+  const std::string v = "verdict 13\nfail:mismatch";
+  bad_verdict.replace(bad_verdict.find(v), v.size(), "verdict 13\nnot-a-verdic");
+  EXPECT_THROW(decode_record(bad_verdict), std::runtime_error);
+  EXPECT_THROW(decode_record("case 3\nabc"), std::runtime_error);  // not a replay, fields missing
+}
+
+TEST(WorkerProtocol, AReplyArrivesWholeWhateverTheChunks) {
+  const CaseRecord r = sample_record();
+  std::string wire = "RECORD " + std::to_string(encode_record(r).size()) + "\n" + encode_record(r);
+  ReplyParser parser;
+  std::size_t fed = 0;
+  bool done = false;
+  for (; fed < wire.size() && !done; ++fed) done = parser.feed(&wire[fed], 1);
+  EXPECT_TRUE(done);
+  EXPECT_EQ(fed, wire.size()) << "the parser finished before the last byte";
+  expect_same(parser.record(), r);
+  ReplyParser other;
+  EXPECT_THROW(other.feed("ROW\n", 4), std::runtime_error);
+}
+
+TEST(Observed, TextRoundTripsForEveryKind) {
+  for (const char* text : {"accept", "refuse:CUDA_ERROR_INVALID_VALUE", "fault:worker-signal 11", "timeout",
+                           "host-error:count <= 0", "oom", "skipped:over-budget", "static"}) {
+    const auto o = Observed::parse(text);
+    ASSERT_TRUE(o.has_value()) << text;
+    EXPECT_EQ(o->to_string(), text);
+  }
+  EXPECT_EQ(Observed::parse("fault:worker-signal 11")->reason, "worker-signal 11");
+  EXPECT_FALSE(Observed::parse("accepted").has_value());
+  EXPECT_FALSE(Observed::parse("").has_value());
+}
+
+TEST(OracleResult, TextIsTheSchemasVocabulary) {
+  EXPECT_EQ(OracleResult{}.to_string(), "-");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::guard, "out"}).to_string(), "guard:out");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::reference_fault, "CUDA_ERROR_ILLEGAL_ADDRESS"}).to_string(),
+            "reference-fault:CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::reference_refused}).to_string(), "reference-refused");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::device_fault}).to_string(), "oracle-fault");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::compared, "", true, 0, 0, 0, 256, 256}).to_string(),
+            "split:exact:0 unwritten:0 cpu:256/256");
+  EXPECT_EQ((OracleResult{OracleResult::Kind::compared, "", false, 5, 0, 2, 3, 4}).to_string(),
+            "split:tol:5 unwritten:2 cpu:3/4");
+}
+
+TEST(RecordRow, WritesTheComparisonOnlyWhereTheOracleRan) {
+  CaseRecord r = sample_record();
+  reports::CsvRow row = reporters::to_row(r);
+  EXPECT_EQ(row.get("oracle"), "split:tol:12 unwritten:3 cpu:250/256");
+  EXPECT_EQ(row.get("mismatches"), "12");
+  EXPECT_EQ(row.get("verdict"), "fail:mismatch");
+  EXPECT_EQ(row.get("observed"), "refuse:CUDA_ERROR_INVALID_VALUE");
+  EXPECT_EQ(row.get("grid_z"), "65536");
+  EXPECT_EQ(row.get("device_index"), "3");
+  EXPECT_EQ(row.get("kernels_per_call"), "3");
+  r.oracle = OracleResult{};
+  r.oracle.kind = OracleResult::Kind::device_fault;
+  row = reporters::to_row(r);
+  EXPECT_EQ(row.get("oracle"), "oracle-fault");
+  EXPECT_EQ(row.get("mismatches"), "");
+  EXPECT_EQ(row.get("max_abs_err"), "");
+}
+
+}  // namespace
+}  // namespace gridfuzz
