@@ -7,7 +7,7 @@
 //   upstream: upstream's geometry and int arithmetic, launches unchecked (as upstream).
 //   chunked:  the same kernels under the minimal host fix (grid.z chunked, offsets in 64 bits),
 //             launches checked.
-// Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/cuda/gemv_call_parts):
+// Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/adapter/gemv_call_parts):
 // the same float64 reference judges our kernels and upstream's. `dtype` (f32, f16, bf16) is the
 // activation and output type upstream dispatches on (activation_dtype.hpp); for 16-bit the parts
 // are scalar_call_parts.hpp's.
