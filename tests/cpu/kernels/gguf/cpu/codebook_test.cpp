@@ -3,7 +3,7 @@
 // hand-built blocks decoded by hand, and the quantizer: any block whose inputs are representable
 // (each scale unit holds its grid end, one unit the top sub-scale) comes back bit for bit, which
 // pins quantizer and dequantizer to the same reading of every field. Whether that reading is
-// upstream's is checked on the GPU (tests/gpu/vllm: vLLM's kernels against this CPU reference).
+// upstream's is checked on the GPU (tests/gpu/kernels/vllm: vLLM's kernels against this CPU reference).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
