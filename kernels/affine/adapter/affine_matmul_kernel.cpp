@@ -20,21 +20,6 @@ constexpr float kXMin = 1.0f / 16, kXMax = 1.0f;
 constexpr float kScaleMin = 1.0f / 512, kScaleMax = 1.0f / 64;
 constexpr float kBiasMin = 1.0f / 64, kBiasMax = 1.0f / 8;
 
-MatmulBuffers device_buffers(const MatmulShape& s, const BufferSet& bufs) {
-  const MatmulBufferIndex ix = MatmulBufferIndex::of(s);
-  MatmulBuffers b;
-  b.x = bufs.ptr(ix.x);
-  b.w = bufs.ptr(ix.w);
-  b.scales = bufs.ptr(ix.scales);
-  b.biases = bufs.ptr(ix.biases);
-  if (ix.gather) {
-    b.lhs = bufs.ptr(ix.lhs);
-    b.rhs = bufs.ptr(ix.rhs);
-  }
-  b.out = bufs.ptr(ix.out);
-  return b;
-}
-
 // Unit roundoff of the activation type: 2^-8 (bf16, 8-bit significand) or 2^-11 (fp16).
 double unit_roundoff(Dtype d) { return d == Dtype::bfloat16 ? 0x1p-8 : 0x1p-11; }
 
@@ -111,13 +96,13 @@ class AffineQmmCase final : public AffineMatmulCase {
               CUstream stream) const override {
     const AffinePlan plan = plan_matmul(s_, variant_, limits);
     if (plan.plan.host_error) return;  // upstream would divide by zero here; the runner records it
-    const MatmulBuffers b = device_buffers(s_, bufs);
+    const MatmulBuffers b = matmul_buffers(bufs);
     // Legacy launches are not checked (upstream ignores the launch result); fixed ones throw.
     for (const AffineLaunch& l : plan.launches) launch_planned(l, s_, b, launcher, stream, variant_ == Variant::fixed);
   }
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
-    const MatmulBuffers b = device_buffers(s_, bufs);
+    const MatmulBuffers b = matmul_buffers(bufs);
     for (const AffineLaunch& l : reference_launches(s_, limits)) launch_planned(l, s_, b, launcher, stream, true);
   }
 
@@ -129,6 +114,20 @@ class AffineQmmCase final : public AffineMatmulCase {
 
 std::unique_ptr<BoundCase> AffineMatmulKernel::bind(const Params& p, const std::string& variant) const {
   return std::make_unique<AffineQmmCase>(shape(p), require_variant(variant));
+}
+
+MatmulBuffers AffineMatmulCase::matmul_buffers(const BufferSet& bufs) const {
+  MatmulBuffers b;
+  b.x = bufs.ptr("x");
+  b.w = bufs.ptr("w");
+  b.scales = bufs.ptr("scales");
+  b.biases = bufs.ptr("biases");
+  if (s_.gather) {
+    b.lhs = bufs.ptr("lhs_indices");
+    b.rhs = bufs.ptr("rhs_indices");
+  }
+  b.out = bufs.ptr("out");
+  return b;
 }
 
 std::vector<BufferSpec> AffineMatmulCase::buffers() const {

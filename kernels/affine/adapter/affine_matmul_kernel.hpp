@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/affine/device_ops.hpp"
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "gridfuzz/kernel.hpp"
 
@@ -27,6 +28,10 @@ class AffineMatmulCase : public BoundCase {
                                              std::size_t count) const override;
 
  protected:
+  // The call's buffers of buffers(), found by name: x, w, scales, biases, lhs_indices and
+  // rhs_indices (a gather call; 0 for a dense one), out.
+  MatmulBuffers matmul_buffers(const BufferSet& bufs) const;
+
   MatmulShape s_;
   bool qmv_rounds_8bit_weights_;
 };

@@ -76,15 +76,6 @@ class HopperQmmCase final : public AffineMatmulCase {
   }
 
  private:
-  MatmulBuffers matmul_buffers(const BufferSet& bufs) const {
-    MatmulBuffers b;
-    b.x = bufs.ptr("x");
-    b.w = bufs.ptr("w");
-    b.scales = bufs.ptr("scales");
-    b.biases = bufs.ptr("biases");
-    b.out = bufs.ptr("out");
-    return b;
-  }
   // Tokens [row_begin, row_begin + rows): x and out moved by whole rows, in 64-bit.
   HopperQmmArgs args(const BufferSet& bufs, const DeviceLimits& limits, std::uint64_t row_begin,
                      std::uint64_t rows) const {
