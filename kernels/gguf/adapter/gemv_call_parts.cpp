@@ -14,6 +14,25 @@
 
 namespace gridfuzz::gguf {
 
+std::vector<AxisSpec> gemv_shape_axes(bool dense, const std::string& nvecs_launch,
+                                      const std::vector<std::string>& quant_names) {
+  std::vector<AxisSpec> a;
+  if (dense) {
+    a.push_back({"nvecs", "activation vectors (grid.y of the " + nvecs_launch + " launch)", "8", {}, 1, 1ll << 26});
+  } else {
+    a.push_back({"tokens", "tokens in the batch", "64", {}, 1, 1ll << 26});
+    a.push_back({"top_k", "experts per token", "8", {}, 1, 64});
+    a.push_back({"experts", "experts in the weight bank", "128", {}, 1, 4096});
+    a.push_back({"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
+                 {"gate_up", "down"}, 0, 0});
+  }
+  a.push_back({"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20});
+  a.push_back({"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
+               1 << 20, 32});
+  a.push_back({"quant", "weight quant type", "q4_0", quant_names, 0, 0});
+  return a;
+}
+
 std::vector<BufferSpec> gemv_call_buffers(const MoeCallShape& s) {
   std::vector<BufferSpec> b;
   b.push_back({"x", BufferRole::input, ElementType::f32, s.activation_rows() * s.cols});

@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "call_shape.hpp"
@@ -23,6 +24,13 @@ struct GemvBuffers {
   static std::size_t q8_1(const MoeCallShape& s) { return s.dense ? 2 : 3; }
   static std::size_t dst(const MoeCallShape& s) { return s.dense ? 3 : 4; }
 };
+
+// The axes of the call shape that moe_shape_from / mmvq_shape_from read: nvecs (dense) or tokens,
+// top_k, experts and proj; then rows, cols, and quant over `quant_names`. `nvecs_launch` is the
+// variant whose launch puts the vectors on grid.y ("legacy", "upstream"). The dtype axis is each
+// adapter's own (ours: the output dtype; vLLM's: the activation dtype).
+std::vector<AxisSpec> gemv_shape_axes(bool dense, const std::string& nvecs_launch,
+                                      const std::vector<std::string>& quant_names);
 
 std::vector<BufferSpec> gemv_call_buffers(const MoeCallShape& s);
 // Activations read, q8_1 written and read, ids, the weights of the experts that can be hit

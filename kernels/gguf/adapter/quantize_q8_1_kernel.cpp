@@ -6,15 +6,13 @@
 //           checked.
 // Buffers: x (f32 [rows, cols], input), q8_1 (int32 [rows, padded/32*9], output).
 #include <algorithm>
-#include <cstring>
-#include <random>
 #include <stdexcept>
 
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/gguf/q8_1_layout.hpp"
-#include "gridfuzz/gguf/quantize_q8_1.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "launch_geometry.hpp"
+#include "q8_1_samples.hpp"
 #include "quantize_q8_1_launch.hpp"
 #include "random_fill.hpp"
 
@@ -69,27 +67,9 @@ class QuantizeQ8_1Case final : public BoundCase {
   // Sampled q8_1 words against the CPU quantizer, exactly (same float operations, same order).
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t stride = q8_1_row_stride_int32(cols_);
-    const std::size_t x_buffer = bufs.index_of("x"), q8_buffer = bufs.index_of("q8_1");
-    std::mt19937_64 rng(seed ^ 0xBB67AE8584CAA73Bull);
-    std::vector<ReferenceSample> out;
-    std::vector<float> x(cols_);
-    std::vector<block_q8_1> q(q8_1_blocks_per_row(cols_));
-    const std::size_t per_row = 16;
-    for (std::size_t k = 0; k < count; k += per_row) {
-      // Every other row sampled among the last 16, where a grid.y bug shows first.
-      const std::uint64_t row =
-          (k / per_row) % 2 ? rows_ - 1 - rng() % std::min<std::uint64_t>(rows_, 16) : rng() % rows_;
-      bufs.read(x_buffer, row * cols_ * 4, x.data(), cols_ * 4);
-      quantize_row_q8_1(x.data(), cols_, q.data());
-      for (std::size_t j = 0; j < per_row && k + j < count; ++j) {
-        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
-        std::int32_t w = 0;
-        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
-        out.push_back({q8_buffer, row * stride + word, static_cast<double>(w), 0, 0});
-      }
-    }
-    return out;
+    const std::size_t x_buffer = bufs.index_of("x");
+    return q8_1_word_samples(bufs.index_of("q8_1"), rows_, cols_, seed ^ 0xBB67AE8584CAA73Bull, count,
+                             [&](std::uint64_t row, float* x) { bufs.read(x_buffer, row * cols_ * 4, x, cols_ * 4); });
   }
 
  private:
@@ -124,11 +104,5 @@ class QuantizeQ8_1Kernel final : public Kernel {
 }  // namespace
 
 std::shared_ptr<const Kernel> make_quantize_q8_1_kernel() { return std::make_shared<QuantizeQ8_1Kernel>(); }
-
-void register_kernels(Registry& registry) {
-  registry.add(make_quantize_q8_1_kernel());
-  registry.add(make_moe_vec_kernel());
-  registry.add(make_mmvq_kernel());
-}
 
 }  // namespace gridfuzz::gguf
