@@ -10,17 +10,15 @@
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/runner.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::affine::test {
 
-class AffineGpuTest : public ::testing::Test {
+class AffineGpuTest : public gridfuzz::testing::KernelGpuTest {
  protected:
-  void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: the affine GPU tests need one";
-    ctx_.emplace(0);
-    limits_ = device::query_limits(0);
-  }
+  AffineGpuTest() : KernelGpuTest("the affine GPU tests", 7) {}
 
+  // The case as given (no overrides), with its own seed and the affine line.
   CaseResult run(const Kernel& kernel, const std::string& variant, const Params& params, std::uint64_t seed = 7) {
     Case c{kernel.name(), variant, params, seed};
     RunOptions options;
@@ -37,9 +35,6 @@ class AffineGpuTest : public ::testing::Test {
     for (const auto& [name, value] : values) p.set(name, value);
     return p;
   }
-
-  std::optional<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 inline bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }

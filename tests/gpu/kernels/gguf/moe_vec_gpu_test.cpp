@@ -16,49 +16,20 @@
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "gridfuzz/runner.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::gguf {
 namespace {
 
-class GgufGpu : public ::testing::Test {
+class GgufGpu : public testing::KernelGpuTest {
  protected:
-  void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: the GGUF GPU cases need one";
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
-  }
-
-  CaseResult run(const Kernel& k, const std::string& variant, const std::string& overrides) {
-    Case c;
-    c.kernel = k.name();
-    c.variant = variant;
-    c.params = Params::defaults(k.axes());
-    const Params extra = Params::parse(overrides);
-    for (const auto& [name, value] : extra.values()) c.params.set(name, value);
-    c.seed = 20261129;
-    RunOptions options;
-    options.reference_samples = 256;
-    const CaseResult r = run_case(k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
-    return r;
-  }
+  GgufGpu() : KernelGpuTest("the GGUF GPU cases", 20261129) {}
 
   // Passed, bit-exact against the split reference, nothing unwritten, >= 256 CPU samples all good.
   static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
     EXPECT_EQ(r.mismatches, 0u);
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
-    const auto slash = cpu.find('/');
-    ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
-    EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
+    KernelGpuTest::expect_pass(r);
   }
-
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 const std::string kGemma = "rows=1408,cols=2816,experts=128,top_k=8";

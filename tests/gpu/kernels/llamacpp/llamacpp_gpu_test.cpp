@@ -26,49 +26,33 @@
 #include "gridfuzz/llamacpp/register.hpp"
 #include "gridfuzz/registry.hpp"
 #include "gridfuzz/runner.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::llamacpp {
 namespace {
 
-class LlamacppGpu : public ::testing::Test {
+class LlamacppGpu : public testing::KernelGpuTest {
  protected:
+  LlamacppGpu() : KernelGpuTest("llama.cpp's kernels") {}
+
+  // The launch recorder (CUPTI) is asked for before the context is made, as before the shared
+  // fixture.
   void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: llama.cpp's kernels need one";
-    if (auto why = device::LaunchRecorder::unavailable_reason()) GTEST_SKIP() << "no launch recorder: " << *why;
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
+    if (device::device_count() > 0)
+      if (auto why = device::LaunchRecorder::unavailable_reason()) GTEST_SKIP() << "no launch recorder: " << *why;
+    KernelGpuTest::SetUp();
+    if (IsSkipped()) return;
     register_kernels(registry_);
   }
 
-  CaseResult run(const std::string& kernel, const std::string& overrides) {
-    const auto k = registry_.find(kernel);
-    Case c{k->name(), "upstream", Params::defaults(k->axes()), 20261130};
-    const Params extra = Params::parse(overrides);
-    for (const auto& [name, value] : extra.values()) c.params.set(name, value);
-    RunOptions options;
-    options.reference_samples = 256;
-    const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
-    return r;
+  CaseResult run(const std::string& kernel, const std::string& overrides) const {
+    return KernelGpuTest::run(*registry_.find(kernel), "upstream", overrides);
   }
 
-  static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    // mmvq's split reference is bit-exact, mmq's within its stated tolerance (compare_policy).
-    EXPECT_TRUE(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0) == 0 ||
-                r.oracle.rfind("split:tol:0 unwritten:0 cpu:", 0) == 0)
-        << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
-    const auto slash = cpu.find('/');
-    ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
-  }
+  // mmvq's split reference is bit-exact, mmq's within its stated tolerance (compare_policy).
+  static void expect_pass(const CaseResult& r) { KernelGpuTest::expect_pass(r, 0, Split::exact_or_tolerance); }
 
   Registry registry_;
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 // llama.cpp's quantize_q8_1 (built with -use_fast_math) against gridfuzz's CPU quantizer on the

@@ -14,45 +14,25 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/mlx/register.hpp"
 #include "gridfuzz/runner.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::mlx {
 namespace {
 
-class MlxGpu : public ::testing::Test {
+class MlxGpu : public testing::KernelGpuTest {
  protected:
+  MlxGpu() : KernelGpuTest("MLX's kernels") {}
+
   void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: MLX's kernels need one";
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
+    KernelGpuTest::SetUp();
+    if (IsSkipped()) return;
     if (limits_.cc_major < 9) GTEST_SKIP() << "the MLX kernels are built for sm_90 (found " << limits_.cc() << ")";
   }
 
-  CaseResult run(bool dense, const std::string& variant, const std::string& overrides) {
+  CaseResult run(bool dense, const std::string& variant, const std::string& overrides) const {
     const auto k = dense ? make_dense_qmm_kernel() : make_gather_qmm_kernel();
-    Case c{k->name(), variant, Params::defaults(k->axes()), 20261130};
-    const Params extra = Params::parse(overrides);  // values() refers into it: keep it alive
-    for (const auto& [name, value] : extra.values()) c.params.set(name, value);
-    RunOptions options;
-    options.reference_samples = 256;
-    const CaseResult r = run_case(*k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
-    return r;
+    return KernelGpuTest::run(*k, variant, overrides);
   }
-
-  static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
-    const auto slash = cpu.find('/');
-    ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
-    EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 256u);
-  }
-
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 TEST_F(MlxGpu, SmallDenseShapesPassOnEveryCompiledKernel) {

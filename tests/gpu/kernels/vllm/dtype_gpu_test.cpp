@@ -16,43 +16,16 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/runner.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
 
-class VllmDtypeGpu : public ::testing::Test {
+class VllmDtypeGpu : public testing::KernelGpuTest {
  protected:
-  void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: vLLM's kernels need one";
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
-  }
+  VllmDtypeGpu() : KernelGpuTest("vLLM's kernels") {}
 
-  CaseResult run(const Kernel& k, const std::string& variant, const std::string& overrides) {
-    Case c{k.name(), variant, Params::defaults(k.axes()), 20261130};
-    const Params extra = Params::parse(overrides);  // values() refers into it: keep it alive
-    for (const auto& [name, value] : extra.values()) c.params.set(name, value);
-    RunOptions options;
-    options.reference_samples = 256;
-    const CaseResult r = run_case(k, c, limits_, options, Ledger{});
-    std::cout << "CASE " << c.replay() << " | predicted " << r.prediction.outcome << " | observed " << r.observed
-              << " | verdict " << r.verdict << " | oracle " << r.oracle << " | " << r.detail << std::endl;
-    return r;
-  }
-
-  static void expect_pass(const CaseResult& r) {
-    EXPECT_EQ(r.verdict, "pass") << r.the_case.replay() << ": " << r.detail;
-    EXPECT_EQ(r.observed, "accept");
-    EXPECT_EQ(r.oracle.rfind("split:exact:0 unwritten:0 cpu:", 0), 0u) << r.oracle;
-    const auto cpu = r.oracle.substr(r.oracle.find("cpu:") + 4);
-    const auto slash = cpu.find('/');
-    ASSERT_NE(slash, std::string::npos);
-    EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
-    EXPECT_GE(std::stoul(cpu.substr(slash + 1)), 64u);
-  }
-
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
+  static void expect_pass(const CaseResult& r) { KernelGpuTest::expect_pass(r, 64); }
 };
 
 const char* const kDtypes[] = {"f16", "bf16"};

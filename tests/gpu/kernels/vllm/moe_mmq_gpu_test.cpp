@@ -14,18 +14,16 @@
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/runner.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
 
-class VllmMmqGpu : public ::testing::Test {
+class VllmMmqGpu : public testing::KernelGpuTest {
  protected:
-  void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: vLLM's kernels need one";
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
-  }
+  VllmMmqGpu() : KernelGpuTest("vLLM's kernels") {}
 
+  // Its own CASE line (with the prediction's index wraps) and pass check (no sample count).
   CaseResult run(const std::string& variant, const std::string& overrides) {
     const auto k = make_moe_mmq_kernel();
     Case c{k->name(), variant, Params::defaults(k->axes()), 20261130};
@@ -48,9 +46,6 @@ class VllmMmqGpu : public ::testing::Test {
     ASSERT_NE(slash, std::string::npos);
     EXPECT_EQ(cpu.substr(0, slash), cpu.substr(slash + 1)) << "CPU reference samples failed: " << r.oracle;
   }
-
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 const std::string kGemma = "rows=1408,cols=2816,experts=128,top_k=8";

@@ -30,6 +30,7 @@
 #include "gridfuzz/vllm/register.hpp"
 #include "call_shape.hpp"
 #include "cuda/upstream_kernels.hpp"
+#include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
@@ -75,13 +76,9 @@ struct Comparison {
   double max_abs_diff = 0, max_diff_over_tol = 0;
 };
 
-class OursVsUpstreamGpu : public ::testing::Test {
+class OursVsUpstreamGpu : public testing::KernelGpuTest {
  protected:
-  void SetUp() override {
-    if (device::device_count() == 0) GTEST_SKIP() << "no CUDA device: the kernels need one";
-    ctx_ = std::make_unique<device::PrimaryContext>(0);
-    limits_ = device::query_limits(0);
-  }
+  OursVsUpstreamGpu() : KernelGpuTest("the kernels") {}
 
   // Buffers (gemv_call_parts.hpp): x, weights, [expert_ids,] q8_1, dst, the same for both adapters.
   Comparison compare(bool dense, gguf::QuantType t, const std::string& shape) {
@@ -158,9 +155,6 @@ class OursVsUpstreamGpu : public ::testing::Test {
               << c.within << " (max diff/tol " << c.max_diff_over_tol << ")" << std::endl;
     return c;
   }
-
-  std::unique_ptr<device::PrimaryContext> ctx_;
-  DeviceLimits limits_;
 };
 
 void expect_agreement(gguf::QuantType t, const Comparison& c) {
