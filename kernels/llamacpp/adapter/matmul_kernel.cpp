@@ -9,7 +9,7 @@
 // Axis `op`: mul_mat (one weight matrix; tokens = the activation vectors) or mul_mat_id (the MoE
 // path: a bank of `experts` matrices, `top_k` of them per token by expert ids, gate_up reading one
 // activation row per token, down one per (token, slot)).
-// Buffers, inputs and the float64 CPU reference are the GGUF family's (kernels/gguf/cuda/
+// Buffers, inputs and the float64 CPU reference are the GGUF family's (kernels/gguf/adapter/
 // gemv_call_parts), through an index view: llama.cpp has no q8_1 buffer of ours (its q8_1 scratch
 // is its pool's), so the buffers are x, weights, [ids,] dst.
 #include "matmul_kernel.hpp"

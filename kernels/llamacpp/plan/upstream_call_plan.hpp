@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "call_shape.hpp"  // kernels/gguf/cuda: the GGUF family's call shape
+#include "call_shape.hpp"  // kernels/gguf/plan: the GGUF family's call shape
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/index_range.hpp"
 #include "gridfuzz/launch_spec.hpp"

@@ -9,22 +9,6 @@
 namespace gridfuzz::mlx {
 namespace {
 
-DevicePointers device_pointers(const affine::MatmulShape& s, const BufferSet& bufs) {
-  const affine::MatmulBufferIndex ix = affine::MatmulBufferIndex::of(s);
-  const auto at = [&](std::size_t i) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(bufs.ptr(i))); };
-  DevicePointers p;
-  p.x = at(ix.x);
-  p.w = at(ix.w);
-  p.scales = at(ix.scales);
-  p.biases = at(ix.biases);
-  if (ix.gather) {
-    p.lhs = at(ix.lhs);
-    p.rhs = at(ix.rhs);
-  }
-  p.out = at(ix.out);
-  return p;
-}
-
 // One device::Function per compiled MLX kernel, made on first use.
 const device::Function& function_of(const MlxLaunch& l) {
   static std::mutex mutex;
@@ -102,16 +86,31 @@ class MlxMatmulCase final : public affine::AffineMatmulCase {
   }
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
-    const DevicePointers ptrs = device_pointers(s_, bufs);
+    const DevicePointers ptrs = device_pointers(bufs);
     run_call(s_, variant_, limits, &ptrs, launching_sink(launcher, stream, variant_ == Variant::chunked));
   }
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
-    const DevicePointers ptrs = device_pointers(s_, bufs);
+    const DevicePointers ptrs = device_pointers(bufs);
     run_split_reference(s_, limits, &ptrs, launching_sink(launcher, stream, true));
   }
 
  private:
+  // The call's buffers (matmul_buffers) as the void pointers MLX's host code takes.
+  DevicePointers device_pointers(const BufferSet& bufs) const {
+    const affine::MatmulBuffers b = matmul_buffers(bufs);
+    const auto at = [](CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p)); };
+    DevicePointers p;
+    p.x = at(b.x);
+    p.w = at(b.w);
+    p.scales = at(b.scales);
+    p.biases = at(b.biases);
+    p.lhs = at(b.lhs);
+    p.rhs = at(b.rhs);
+    p.out = at(b.out);
+    return p;
+  }
+
   Variant variant_;
 };
 

@@ -7,7 +7,7 @@
 //   upstream: upstream's geometry and int arithmetic, launches unchecked (as upstream).
 //   chunked:  the same kernels under the minimal host fix (grid.z chunked, offsets in 64 bits),
 //             launches checked.
-// Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/cuda/gemv_call_parts):
+// Buffers, inputs and the CPU reference are the GGUF family's (kernels/gguf/adapter/gemv_call_parts):
 // the same float64 reference judges our kernels and upstream's. `dtype` (f32, f16, bf16) is the
 // activation and output type upstream dispatches on (activation_dtype.hpp); for 16-bit the parts
 // are scalar_call_parts.hpp's.
@@ -157,20 +157,7 @@ class GemvKernel final : public Kernel {
   std::vector<AxisSpec> axes() const override {
     std::vector<std::string> types;
     for (gguf::QuantType t : moe_vec_quant_types()) types.emplace_back(gguf::to_string(t));
-    std::vector<AxisSpec> a;
-    if (dense_) {
-      a.push_back({"nvecs", "activation vectors (grid.y of the upstream launch)", "8", {}, 1, 1ll << 26});
-    } else {
-      a.push_back({"tokens", "tokens in the batch", "64", {}, 1, 1ll << 26});
-      a.push_back({"top_k", "experts per token", "8", {}, 1, 64});
-      a.push_back({"experts", "experts in the weight bank", "128", {}, 1, 4096});
-      a.push_back({"proj", "gate_up: top_k over tokens; down: top_k 1 over tokens*top_k activation rows", "gate_up",
-                   {"gate_up", "down"}, 0, 0});
-    }
-    a.push_back({"rows", "output rows per pair (gemma-4 gate/up: 1408)", "1408", {}, 1, 1 << 20});
-    a.push_back({"cols", "reduction length, a multiple of the type's block size (gemma-4 hidden: 2816)", "2816", {}, 32,
-                 1 << 20, 32});
-    a.push_back({"quant", "weight quant type", "q4_0", types, 0, 0});
+    std::vector<AxisSpec> a = gguf::gemv_shape_axes(dense_, "upstream", types);
     a.push_back(dtype_axis());
     return a;
   }

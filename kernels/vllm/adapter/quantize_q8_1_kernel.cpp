@@ -7,8 +7,6 @@
 // reference: the chunked tiles over row pieces; CPU reference: sampled q8_1 words from gridfuzz's
 // quantizer, bit for bit (the same float operations in the same order).
 #include <algorithm>
-#include <cstring>
-#include <random>
 
 #include "../cuda/upstream_kernels.hpp"
 #include "../cuda/activation_fill.hpp"
@@ -16,8 +14,8 @@
 #include "activation_dtype.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/gguf/q8_1_layout.hpp"
-#include "gridfuzz/gguf/quantize_q8_1.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "q8_1_samples.hpp"  // kernels/gguf/adapter: the GGUF family's q8_1 CPU reference
 #include "scalar_call_parts.hpp"
 #include "upstream_launch.hpp"
 
@@ -66,30 +64,16 @@ class QuantizeQ8_1Case final : public BoundCase {
   }
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
-    const std::uint64_t rows = rows_, cols = cols_;
-    const std::size_t x_buffer = bufs.index_of("x"), q8_buffer = bufs.index_of("q8_1");
-    const std::uint64_t stride = gguf::q8_1_row_stride_int32(cols);
-    std::mt19937_64 rng(seed ^ 0xA54FF53A5F1D36F1ull);
-    std::vector<ReferenceSample> out;
-    std::vector<float> x(cols);
-    std::vector<gguf::block_q8_1> q(gguf::q8_1_blocks_per_row(cols));
-    for (std::size_t k = 0; k < count; k += 16) {
-      // Every other row among the last 16, where a tile offset bug shows first.
-      const std::uint64_t row = (k / 16) % 2 ? rows - 1 - rng() % std::min<std::uint64_t>(rows, 16) : rng() % rows;
-      // The activations as stored, widened to float exactly (quantize_q8_1's static_cast<float>).
-      if (k_ == ScalarKind::f32)
-        bufs.read(x_buffer, row * cols * 4, x.data(), cols * 4);
-      else
-        WidenedActivations(bufs, x_buffer, k_).read(x_buffer, row * cols * 4, x.data(), cols * 4);
-      gguf::quantize_row_q8_1(x.data(), cols, q.data());
-      for (std::size_t j = 0; j < 16 && k + j < count; ++j) {
-        const std::uint64_t word = j == 0 ? stride - 1 : rng() % stride;
-        std::int32_t w = 0;
-        std::memcpy(&w, reinterpret_cast<const std::uint8_t*>(q.data()) + word * 4, 4);
-        out.push_back({q8_buffer, row * stride + word, static_cast<double>(w), 0, 0});
-      }
-    }
-    return out;
+    const std::size_t x_buffer = bufs.index_of("x");
+    // The activations as stored, widened to float exactly (quantize_q8_1's static_cast<float>).
+    return gguf::q8_1_word_samples(bufs.index_of("q8_1"), rows_, cols_, seed ^ 0xA54FF53A5F1D36F1ull, count,
+                                   [&](std::uint64_t row, float* x) {
+                                     if (k_ == ScalarKind::f32)
+                                       bufs.read(x_buffer, row * cols_ * 4, x, cols_ * 4);
+                                     else
+                                       WidenedActivations(bufs, x_buffer, k_).read(x_buffer, row * cols_ * 4, x,
+                                                                                   cols_ * 4);
+                                   });
   }
 
  private:

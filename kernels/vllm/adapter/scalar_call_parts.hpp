@@ -1,5 +1,5 @@
 #pragma once
-// The GGUF GEMV call parts (kernels/gguf/cuda/gemv_call_parts) in the activation/output dtype of a
+// The GGUF GEMV call parts (kernels/gguf/adapter/gemv_call_parts) in the activation/output dtype of a
 // vLLM call: the same buffers with x and dst of that dtype, the same traffic with 2-byte values
 // where it is 16-bit, the same inputs with the activations generated in that dtype, and the same
 // float64 CPU reference, fed the activations exactly as they are stored (widened to float, which

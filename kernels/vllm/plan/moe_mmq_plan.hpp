@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../cuda/upstream_kernels.hpp"
-#include "call_shape.hpp"  // kernels/gguf/cuda: the call shape the GGUF family shares
+#include "call_shape.hpp"  // kernels/gguf/plan: the call shape the GGUF family shares
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/index_range.hpp"
 #include "quantize_plan.hpp"

@@ -86,7 +86,7 @@ MoeVecCall moe_vec_call(MoeVecVariant v, const gguf::MoeCallShape& s, const Upst
 
   // Index ranges: the quantizer's (quantize_plan) and moe_vec_q's / mul_mat_vec_q's
   // (moe_vec.cuh:11-51, mmvq.cuh:3-40) as the GGUF family models the same code
-  // (kernels/gguf/cuda/launch_geometry.hpp), for the pairs one launch sees.
+  // (kernels/gguf/plan/launch_geometry.hpp), for the pairs one launch sees.
   call.indices = quantize_index_ranges(v, s.activation_rows(), s.cols);
   gguf::MoeCallShape kernel_shape = s;  // what one moe_vec launch sees
   if (v == MoeVecVariant::chunked) {

@@ -11,8 +11,8 @@
 
 #include "../cuda/upstream_kernels.hpp"
 #include "quantize_plan.hpp"
-#include "call_shape.hpp"         // kernels/gguf/cuda: the call shape the GGUF family shares
-#include "launch_geometry.hpp"    // kernels/gguf/cuda: TokenRange, the upstream index model
+#include "call_shape.hpp"         // kernels/gguf/plan: the call shape the GGUF family shares
+#include "launch_geometry.hpp"    // kernels/gguf/plan: TokenRange, the upstream index model
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/index_range.hpp"
 #include "gridfuzz/launch_spec.hpp"

@@ -1,6 +1,6 @@
 #include "quantize_plan.hpp"
 
-#include "launch_geometry.hpp"  // kernels/gguf/cuda: the GGUF family's model of the same quantizer
+#include "launch_geometry.hpp"  // kernels/gguf/plan: the GGUF family's model of the same quantizer
 
 #include <algorithm>
 #include <limits>
@@ -62,7 +62,7 @@ std::vector<QuantizeLaunch> quantize_launches(MoeVecVariant v, std::uint64_t row
 
 std::vector<IndexRange> quantize_index_ranges(MoeVecVariant v, std::uint64_t rows, std::uint64_t cols) {
   // Upstream's q8_1 kernel (gguf_kernel.cu:36-48) as the GGUF family models the same code
-  // (kernels/gguf/cuda/launch_geometry.hpp; its tiles are upstream's 65535 rows whatever the
+  // (kernels/gguf/plan/launch_geometry.hpp; its tiles are upstream's 65535 rows whatever the
   // device), with one correction: x[iy * kx + ix] has iy unsigned (:40, :48), so that index wraps
   // at 2^32 (uint32), while i_padded (:41) is an int.
   DeviceLimits any_device;

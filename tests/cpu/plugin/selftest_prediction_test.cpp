@@ -1,4 +1,4 @@
-// The model at every self-test kernel's trigger (kernels/selftest/selftest_triggers.cpp, from
+// The model at every self-test kernel's trigger (kernels/selftest/adapter/selftest_triggers.cpp, from
 // docs/BUG-CLASSES.md): the failing variant is predicted safe one step below the trigger and
 // failing exactly at it, the bisection over the trigger's range lands on it, and the fixed twin is
 // never predicted to fail, at the trigger or at any random shape.

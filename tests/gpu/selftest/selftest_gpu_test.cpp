@@ -1,6 +1,6 @@
 // The self-test plugin on a GPU, through the real `gridfuzz --plugin libgridfuzz_selftest.so`
 // (its worker process absorbs the faulting cases). For every trigger of
-// kernels/selftest/selftest_triggers.cpp:
+// kernels/selftest/adapter/selftest_triggers.cpp:
 //   - `gridfuzz bisect` (or `run` for a single point) finds the first failing shape exactly at the
 //     trigger, observed as the specified kind (refusal with its rule, unwritten, mismatch, fault),
 //     and the model's prediction there is the specified one (where the model can know it);

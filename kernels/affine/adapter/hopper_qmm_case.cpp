@@ -1,0 +1,103 @@
+// affine.qmm, variant "hopper": the dispatch a Hopper build would make. When the device is sm_90
+// and the call fits the CUTLASS kernel (hopper_ineligible), one launch of CUTLASS's sm90
+// mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu); otherwise the fixed mma.sync launches.
+// The plan says which (plan_hopper), with the same rule the launch uses.
+#include <memory>
+
+#include "affine_matmul_kernel.hpp"
+#include "gridfuzz/affine/device_ops.hpp"
+#include "gridfuzz/affine/hopper_plan.hpp"
+#include "hopper_qmm.hpp"
+
+namespace gridfuzz::affine {
+namespace {
+
+void* device_ptr(CUdeviceptr p, std::uint64_t byte_offset) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p + byte_offset));
+}
+
+class HopperQmmCase final : public AffineMatmulCase {
+ public:
+  explicit HopperQmmCase(const MatmulShape& shape) : AffineMatmulCase(shape, false) {}
+
+  // The MLX buffers, then the N-major copies of scales and biases CUTLASS reads (made once in
+  // fill_inputs, as weight preparation; the CPU reference reads the MLX originals).
+  std::vector<BufferSpec> buffers() const override {
+    std::vector<BufferSpec> specs = AffineMatmulCase::buffers();
+    const ElementType t = s_.dtype == Dtype::float16 ? ElementType::f16 : ElementType::bf16;
+    specs.push_back({"scales_mn", BufferRole::input, t, s_.n * s_.groups_per_row()});
+    specs.push_back({"biases_mn", BufferRole::input, t, s_.n * s_.groups_per_row()});
+    return specs;
+  }
+  // One call reads x, w and one copy of scales and biases, and writes out.
+  std::uint64_t bytes_moved() const override {
+    std::uint64_t bytes = 0;
+    for (const BufferSpec& b : buffers())
+      if (b.name != "scales" && b.name != "biases") bytes += b.bytes();
+    return bytes;
+  }
+  void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
+    AffineMatmulCase::fill_inputs(seed, bufs, stream);
+    groups_to_n_major(bufs.ptr("scales"), bufs.ptr("scales_mn"), s_.n, s_.groups_per_row(), stream);
+    groups_to_n_major(bufs.ptr("biases"), bufs.ptr("biases_mn"), s_.n, s_.groups_per_row(), stream);
+  }
+  LaunchPlan plan(const DeviceLimits& limits) const override { return plan_hopper(s_, limits).plan; }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override { return split_pieces(s_, limits); }
+  ComparePolicy compare_policy() const override {
+    return {true, 0, 0,
+            "bit-exact: the reference runs the same kernel on every piece (CUTLASS's GEMM on token chunks, or the "
+            "fixed mma.sync kernels when the call is not eligible); each output element is one CTA's fixed-order "
+            "K loop with no split-K or stream-K (persistent scheduler), so the tile's place cannot change it"};
+  }
+  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+              CUstream stream) const override {
+    const HopperPlan h = plan_hopper(s_, limits);
+    if (!h.hopper) {
+      const MatmulBuffers b = matmul_buffers(bufs);
+      for (const AffineLaunch& l : plan_matmul(s_, Variant::fixed, limits).launches)
+        launch_planned(l, s_, b, launcher, stream, true);
+      return;
+    }
+    launch_hopper_qmm(h.plan.launches.front(), args(bufs, limits, 0, s_.m), launcher, stream);
+  }
+  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
+                              CUstream stream) const override {
+    if (!plan_hopper(s_, limits).hopper) {
+      const MatmulBuffers b = matmul_buffers(bufs);
+      for (const AffineLaunch& l : reference_launches(s_, limits)) launch_planned(l, s_, b, launcher, stream, true);
+      return;
+    }
+    for (const SplitPiece& p : split_pieces(s_, limits)) {
+      MatmulShape piece = s_;
+      piece.m = p.end - p.begin;
+      const HopperPlan h = plan_hopper(piece, limits);
+      launch_hopper_qmm(h.plan.launches.front(), args(bufs, limits, p.begin, piece.m), launcher, stream);
+    }
+  }
+
+ private:
+  // Tokens [row_begin, row_begin + rows): x and out moved by whole rows, in 64-bit.
+  HopperQmmArgs args(const BufferSet& bufs, const DeviceLimits& limits, std::uint64_t row_begin,
+                     std::uint64_t rows) const {
+    HopperQmmArgs a;
+    a.x = device_ptr(bufs.ptr("x"), row_begin * s_.k * 2);
+    a.w = device_ptr(bufs.ptr("w"), 0);
+    a.scales_mn = device_ptr(bufs.ptr("scales_mn"), 0);
+    a.biases_mn = device_ptr(bufs.ptr("biases_mn"), 0);
+    a.out = device_ptr(bufs.ptr("out"), row_begin * s_.n * 2);
+    a.tokens = static_cast<std::int64_t>(rows);
+    a.n = static_cast<std::int64_t>(s_.n);
+    a.k = static_cast<std::int64_t>(s_.k);
+    a.group_size = s_.group_size;
+    a.sm_count = limits.sm_count;
+    return a;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BoundCase> make_hopper_qmm_case(const MatmulShape& shape) {
+  return std::make_unique<HopperQmmCase>(shape);
+}
+
+}  // namespace gridfuzz::affine

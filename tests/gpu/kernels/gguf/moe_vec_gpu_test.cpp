@@ -1,0 +1,120 @@
+// On a real GPU, through gridfuzz::run_case: the GGUF MoE GEMV family's legacy variants fail
+// exactly where predicted (with the driver's refusal), and the fixed ones equal the split-batch
+// reference bit for bit and match the CPU reference on >= 256 sampled outputs, for every type (19
+// with the codebook i-quants; their comparison with vLLM's kernels on the same inputs is in
+// tests/gpu/kernels/vllm/ours_vs_upstream_gpu_test.cpp, which has upstream's kernels to compare with).
+// Each case prints one line (kernel, variant, params, verdict, oracle) for docs/gpu-results-gguf.md.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gridfuzz/device/context.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/register.hpp"
+#include "gridfuzz/runner.hpp"
+#include "kernel_gpu_test.hpp"
+
+namespace gridfuzz::gguf {
+namespace {
+
+class GgufGpu : public testing::KernelGpuTest {
+ protected:
+  GgufGpu() : KernelGpuTest("the GGUF GPU cases", 20261129) {}
+
+  // Passed, bit-exact against the split reference, nothing unwritten, >= 256 CPU samples all good.
+  static void expect_pass(const CaseResult& r) {
+    EXPECT_EQ(r.oracle.split_mismatches, 0u);
+    KernelGpuTest::expect_pass(r);
+  }
+};
+
+const std::string kGemma = "rows=1408,cols=2816,experts=128,top_k=8";
+
+TEST_F(GgufGpu, FixedMoeVecAt8192TokensEqualsSplitAndCpuForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    expect_pass(run(*k, "fixed", kGemma + ",tokens=8192,quant=" + std::string(to_string(t))));
+  }
+}
+
+TEST_F(GgufGpu, LegacyMoeVecRefusedAt8192AndPassesAt8191ForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    const std::string q = ",quant=" + std::string(to_string(t));
+    const CaseResult bad = run(*k, "legacy", kGemma + ",tokens=8192" + q);
+    EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
+    EXPECT_TRUE(bad.observed.to_string() == "refuse:CUDA_ERROR_INVALID_VALUE" || bad.observed.to_string() == "refuse:CUDA_ERROR_INVALID_CONFIGURATION")
+        << bad.observed.to_string();
+    EXPECT_EQ(bad.verdict.to_string(), "fail:refused");  // no ledger here: an expected bug is still a failure
+    EXPECT_NE(bad.detail.find("grid=(1408,1,65536)"), std::string::npos) << bad.detail;
+    expect_pass(run(*k, "legacy", kGemma + ",tokens=8191" + q));
+  }
+}
+
+TEST_F(GgufGpu, ZchunkAndRowsXMoeVecAt8192TokensPassForEveryType) {
+  const auto k = make_moe_vec_kernel();
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    expect_pass(run(*k, "zchunk", kGemma + ",tokens=8192,quant=" + std::string(to_string(t))));
+  }
+  expect_pass(run(*k, "rows_x", kGemma + ",tokens=8192,quant=q4_K"));
+  expect_pass(run(*k, "pairs_x", kGemma + ",tokens=8192,quant=q4_0"));
+  // fixed below kPairsOnXFromPairs pairs takes the rows-on-x layout: check it too.
+  expect_pass(run(*k, "fixed", kGemma + ",tokens=8,quant=q4_0"));
+  expect_pass(run(*k, "fixed", kGemma + ",tokens=1,quant=q6_K"));
+}
+
+TEST_F(GgufGpu, Bf16OutputPasses) {
+  const auto k = make_moe_vec_kernel();
+  std::vector<std::string> types = {"q4_0", "q6_K", "iq4_xs"};
+  if (kHasCodebookTypes) types.insert(types.end(), {"iq3_s", "iq1_m"});
+  for (const std::string& q : types)
+    expect_pass(run(*k, "fixed", kGemma + ",tokens=8192,dtype=bf16,quant=" + std::string(q)));
+  expect_pass(run(*k, "legacy", kGemma + ",tokens=100,dtype=bf16,quant=q5_1"));
+}
+
+// Down projection: top_k 1 over tokens*top_k = 65536 activation rows (gemma-4 down: 2816 x 704).
+TEST_F(GgufGpu, DownProjectionOver65536ActivationRows) {
+  const auto k = make_moe_vec_kernel();
+  const std::string down = "proj=down,tokens=8192,top_k=8,experts=128,rows=2816,cols=704";
+  for (const char* q : {"q4_0", "q8_0", "iq4_nl"}) expect_pass(run(*k, "fixed", down + ",quant=" + std::string(q)));
+  // The 256-value types need cols a multiple of 256: 768 instead of gemma-4's 704.
+  if (kHasCodebookTypes) {
+    for (const char* q : {"iq1_s", "iq2_xs"})
+      expect_pass(run(*k, "fixed", "proj=down,tokens=8192,top_k=8,experts=128,rows=2816,cols=768,quant=" + std::string(q)));
+  }
+  const CaseResult bad = run(*k, "legacy", down + ",quant=q4_0");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.z");
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u);
+  expect_pass(run(*k, "legacy", "proj=down,tokens=8191,top_k=8,experts=128,rows=2816,cols=704,quant=q4_0"));
+}
+
+TEST_F(GgufGpu, QuantizeLegacyRefusedAt65536RowsAndFixedEqualsSplit) {
+  const auto k = make_quantize_q8_1_kernel();
+  const CaseResult bad = run(*k, "legacy", "rows=65536,cols=2816");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+  expect_pass(run(*k, "legacy", "rows=65535,cols=2816"));
+  expect_pass(run(*k, "fixed", "rows=65536,cols=2816"));
+  expect_pass(run(*k, "fixed", "rows=200000,cols=704"));
+}
+
+TEST_F(GgufGpu, MmvqLegacyRefusedAt65536VectorsAndFixedPasses) {
+  const auto k = make_mmvq_kernel();
+  const CaseResult bad = run(*k, "legacy", "nvecs=65536,rows=1408,cols=2816");
+  EXPECT_EQ(bad.prediction.outcome, "refuse:grid.y");
+  EXPECT_EQ(bad.observed.to_string().rfind("refuse:", 0), 0u) << bad.observed.to_string();
+  std::vector<std::string> types = {"q4_0", "q4_K", "q6_K"};
+  if (kHasCodebookTypes) types.insert(types.end(), {"iq2_xxs", "iq2_s", "iq3_xxs"});
+  for (const std::string& q : types) expect_pass(run(*k, "fixed", "nvecs=65536,rows=1408,cols=2816,quant=" + q));
+  expect_pass(run(*k, "legacy", "nvecs=65535,rows=1408,cols=2816,quant=q8_0"));
+}
+
+}  // namespace
+}  // namespace gridfuzz::gguf
