@@ -4,7 +4,8 @@
 //         GEMM on an sm_90 device; the label names the kernel that ran), beside cuBLAS bf16 GEMM on
 //         the dequantized weights;
 //   qmv   M 1 on the same weights, as bytes of weights read per second, beside a read-only kernel
-//         over the same number of bytes (read_only_kernel.cuh).
+//         over the same number of bytes (read_only_kernel.cuh): fixed and legacy (MLX's qmv), hopper
+//         (qmv_stream at kQmvStreamBlocksPerSm), and qmv_stream at 1 to 4 blocks per SM.
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -16,6 +17,7 @@
 #include <string>
 
 #include "gridfuzz/affine/device_ops.hpp"
+#include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
@@ -98,6 +100,37 @@ void BM_affine_dense(benchmark::State& state, const char* variant) {
     state.SetLabel(m * 1 < 8 ? "qmv" : "qmm");
 }
 
+// qmv_stream's launches at state.range(3) blocks per SM (the production plan uses
+// kQmvStreamBlocksPerSm), on the fixed case's buffers, as bytes of weights read per second.
+void BM_qmv_stream(benchmark::State& state) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t n = state.range(1), k = state.range(2);
+  const auto bound = kernel->bind(dense_params(*kernel, 1, n, k), "fixed");
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
+  MatmulShape shape;
+  shape.m = 1;
+  shape.n = static_cast<std::uint64_t>(n);
+  shape.k = static_cast<std::uint64_t>(k);
+  const AffinePlan plan = plan_qmv_stream(shape, s.limits, static_cast<std::uint64_t>(state.range(3)));
+  MatmulBuffers b;
+  b.x = bufs.ptr(0);
+  b.w = bufs.ptr(1);
+  b.scales = bufs.ptr(2);
+  b.biases = bufs.ptr(3);
+  b.out = bufs.ptr(4);
+  device::Launcher launcher;
+  time_with_events(state, [&] {
+    launcher.clear();
+    for (const AffineLaunch& l : plan.launches) launch_planned(l, shape, b, launcher, s.stream.get(), false);
+  });
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  set_counters(state, static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3)), 2.0 * n * k);
+  state.SetLabel(describe(plan.plan.launches.front()));
+}
+
 // cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel.
 void BM_cublas_bf16(benchmark::State& state) {
   DeviceSession& s = session();
@@ -158,6 +191,13 @@ BENCHMARK_CAPTURE(BM_affine_dense, hopper, "hopper")->Apply(qmm_shapes);
 BENCHMARK(BM_cublas_bf16)->Apply(qmm_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmv_shapes);
 BENCHMARK_CAPTURE(BM_affine_dense, legacy, "legacy")->Apply(qmv_shapes);
+BENCHMARK_CAPTURE(BM_affine_dense, hopper, "hopper")->Apply(qmv_shapes);
+void stream_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t n : {4096, 14336, 128256})
+    for (const std::int64_t blocks_per_sm : {1, 2, 3, 4}) b->Args({1, n, 4096, blocks_per_sm});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_qmv_stream)->Apply(stream_shapes);
 void read_shapes(benchmark::internal::Benchmark* b) {
   for (const std::int64_t n : {4096, 14336, 128256})
     for (const std::int64_t blocks_per_sm : {4, 8, 16, 32}) b->Args({1, n, 4096, blocks_per_sm});

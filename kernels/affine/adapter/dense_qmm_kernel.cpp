@@ -13,8 +13,9 @@ class DenseQmmKernel final : public AffineMatmulKernel {
   std::string description() const override {
     return "MLX affine quantized matmul, dense (LM head): legacy int32 M*N batch count (l = 0 -> grid.z 0, "
            "div-by-zero, wrapped l accepted) vs fixed row chunking with per-launch int32/int64 index "
-           "dispatch; hopper: CUTLASS sm90 mixed-input GEMM (wgmma + TMA) when the device is sm_90 and the call "
-           "is 4-bit bf16 with group_size 64 or 128, else the fixed path";
+           "dispatch; hopper: below 8 tokens with 4-bit weights qmv_stream (x staged once per block, warps "
+           "loop over rows), else CUTLASS sm90 mixed-input GEMM (wgmma + TMA) when the device is sm_90 and the "
+           "call is 4-bit bf16 with group_size 64 or 128, else the fixed path";
   }
   std::vector<std::string> variants() const override { return {"legacy", "fixed", "hopper"}; }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {

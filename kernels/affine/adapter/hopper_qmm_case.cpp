@@ -1,12 +1,14 @@
-// affine.qmm, variant "hopper": the dispatch a Hopper build would make. When the device is sm_90
-// and the call fits the CUTLASS kernel (hopper_ineligible), one launch of CUTLASS's sm90
-// mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu); otherwise the fixed mma.sync launches.
-// The plan says which (plan_hopper), with the same rule the launch uses.
+// affine.qmm, variant "hopper": the dispatch a Hopper build would make. Fewer than 8 tokens with
+// 4-bit weights: qmv_stream's launches (kernels/affine/cuda/qmv_stream_kernel.cuh). Otherwise,
+// when the device is sm_90 and the call fits the CUTLASS kernel (hopper_ineligible), one launch of
+// CUTLASS's sm90 mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu); otherwise the fixed
+// launches. The plan says which (plan_hopper), with the same rule the launch uses.
 #include <memory>
 
 #include "affine_matmul_kernel.hpp"
 #include "gridfuzz/affine/device_ops.hpp"
 #include "gridfuzz/affine/hopper_plan.hpp"
+#include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "hopper_qmm.hpp"
 
 namespace gridfuzz::affine {
@@ -42,16 +44,27 @@ class HopperQmmCase final : public AffineMatmulCase {
     groups_to_n_major(bufs.ptr("biases"), bufs.ptr("biases_mn"), s_.n, s_.groups_per_row(), stream);
   }
   LaunchPlan plan(const DeviceLimits& limits) const override { return plan_hopper(s_, limits).plan; }
-  std::vector<SplitPiece> split(const DeviceLimits& limits) const override { return split_pieces(s_, limits); }
+  std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
+    if (!plan_hopper(s_, limits).stream_qmv) return split_pieces(s_, limits);
+    std::vector<SplitPiece> tokens;
+    for (std::uint64_t r = 0; r < s_.m; ++r) tokens.push_back({"tokens", r, r + 1});
+    return tokens;
+  }
   ComparePolicy compare_policy() const override {
     return {true, 0, 0,
-            "bit-exact: the reference runs the same kernel on every piece (CUTLASS's GEMM on token chunks, or the "
-            "fixed mma.sync kernels when the call is not eligible); each output element is one CTA's fixed-order "
-            "K loop with no split-K or stream-K (persistent scheduler), so the tile's place cannot change it"};
+            "bit-exact: the reference runs the same kernel on every piece (qmv_stream one token at a time on a grid "
+            "of one block per SM, so each row lands on another warp and loop step; CUTLASS's GEMM on token chunks; "
+            "or the fixed kernels when neither is eligible); each output element is one warp's or one CTA's "
+            "fixed-order K loop with no split-K or stream-K, so its place in the grid cannot change it"};
   }
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
     const HopperPlan h = plan_hopper(s_, limits);
+    if (h.stream_qmv) {
+      const MatmulBuffers b = matmul_buffers(bufs);
+      for (const AffineLaunch& l : h.launches) launch_planned(l, s_, b, launcher, stream, true);
+      return;
+    }
     if (!h.hopper) {
       const MatmulBuffers b = matmul_buffers(bufs);
       for (const AffineLaunch& l : plan_matmul(s_, Variant::fixed, limits).launches)
@@ -62,7 +75,22 @@ class HopperQmmCase final : public AffineMatmulCase {
   }
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
-    if (!plan_hopper(s_, limits).hopper) {
+    const HopperPlan whole = plan_hopper(s_, limits);
+    if (whole.stream_qmv) {
+      // Each token alone (split()'s pieces), with qmv_stream on one block per SM instead of
+      // kQmvStreamBlocksPerSm: the rows move to other warps and other steps of the warps' loops.
+      const MatmulBuffers b = matmul_buffers(bufs);
+      for (std::uint64_t r = 0; r < s_.m; ++r) {
+        MatmulShape piece = s_;
+        piece.m = 1;
+        for (AffineLaunch l : plan_qmv_stream(piece, limits, 1).launches) {
+          l.row_begin = r;
+          launch_planned(l, s_, b, launcher, stream, true);
+        }
+      }
+      return;
+    }
+    if (!whole.hopper) {
       const MatmulBuffers b = matmul_buffers(bufs);
       for (const AffineLaunch& l : reference_launches(s_, limits)) launch_planned(l, s_, b, launcher, stream, true);
       return;
@@ -70,7 +98,7 @@ class HopperQmmCase final : public AffineMatmulCase {
     for (const SplitPiece& p : split_pieces(s_, limits)) {
       MatmulShape piece = s_;
       piece.m = p.end - p.begin;
-      const HopperPlan h = plan_hopper(piece, limits);
+      const HopperPlan h = plan_hopper_gemm(piece, limits);  // a chunk of fewer than 8 tokens too
       launch_hopper_qmm(h.plan.launches.front(), args(bufs, limits, p.begin, piece.m), launcher, stream);
     }
   }

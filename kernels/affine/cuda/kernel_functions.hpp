@@ -9,6 +9,8 @@ namespace gridfuzz::affine {
 // Throws std::invalid_argument for a combination that is not compiled.
 const device::Function& qmm_function(Dtype dtype, int bits, int tile_m, int tile_k, bool wide_index);
 const device::Function& qmv_function(Dtype dtype, int bits, bool wide_index);
+// qmv_stream (4-bit only): the M < 8 path of affine.qmm's "hopper" variant.
+const device::Function& qmv_stream_function(Dtype dtype, bool wide_index);
 
 namespace detail {
 const device::Function& qmm_function_f16(int bits, int tile_m, int tile_k, bool wide_index);

@@ -35,9 +35,10 @@ const device::LaunchRecord& launch_planned(const AffineLaunch& launch, const Mat
   args.k = launch.k;
   args.group_size = shape.group_size;
   void* params[] = {&args};
-  const device::Function& fn = launch.path == MatmulPath::qmv
-                                   ? qmv_function(shape.dtype, shape.bits, launch.wide_index)
-                                   : qmm_function(shape.dtype, shape.bits, launch.tile_m, launch.tile_k, launch.wide_index);
+  const device::Function& fn =
+      launch.path == MatmulPath::qmm ? qmm_function(shape.dtype, shape.bits, launch.tile_m, launch.tile_k, launch.wide_index)
+      : launch.stream                ? qmv_stream_function(shape.dtype, launch.wide_index)
+                                     : qmv_function(shape.dtype, shape.bits, launch.wide_index);
   return checked ? launcher.launch_checked(fn, launch.spec, params, stream) : launcher.launch(fn, launch.spec, params, stream);
 }
 

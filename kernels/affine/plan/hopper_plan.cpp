@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
+#include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "gridfuzz/checked_math.hpp"
 #include "hopper_qmm.hpp"
 
@@ -44,6 +46,19 @@ Dim3 hopper_grid(std::uint64_t tiles_m, std::uint64_t tiles_n, std::uint64_t sm_
 }
 
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool built) {
+  if (!qmv_stream_ineligible(s, limits)) {
+    HopperPlan h;
+    AffinePlan p = plan_qmv_stream(s, limits);
+    h.stream_qmv = true;
+    h.why_not = "fewer than 8 tokens with 4-bit weights run qmv_stream";
+    h.plan = std::move(p.plan);
+    h.launches = std::move(p.launches);
+    return h;
+  }
+  return plan_hopper_gemm(s, limits, built);
+}
+
+HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits, bool built) {
   HopperPlan h;
   if (auto why = hopper_ineligible(s, limits, built)) {
     h.why_not = *why;
@@ -78,6 +93,10 @@ HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool bu
 
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits) {
   return plan_hopper(s, limits, hopper_path_built());
+}
+
+HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits) {
+  return plan_hopper_gemm(s, limits, hopper_path_built());
 }
 
 }  // namespace gridfuzz::affine

@@ -1,10 +1,12 @@
 #pragma once
-// Planning of affine.qmm's "hopper" variant (pure C++, no GPU): when CUTLASS's sm90 mixed-input
-// GEMM (kernels/affine/cuda/hopper_qmm.cu) can run a call, and the one launch it then makes.
-// Otherwise the variant runs the fixed mma.sync path, with the fixed plan.
+// Planning of affine.qmm's "hopper" variant (pure C++, no GPU): fewer than 8 tokens with 4-bit
+// weights run qmv_stream (qmv_stream_plan.hpp, any device); otherwise, when CUTLASS's sm90
+// mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu) can run the call, the one launch it makes;
+// otherwise the fixed path (qmv or mma.sync), with the fixed plan.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "gridfuzz/device_limits.hpp"
@@ -30,11 +32,17 @@ std::optional<std::string> hopper_ineligible(const MatmulShape& s, const DeviceL
 Dim3 hopper_grid(std::uint64_t tiles_m, std::uint64_t tiles_n, std::uint64_t sm_count);
 
 struct HopperPlan {
-  bool hopper = false;   // true: one CUTLASS launch; false: the fixed plan's launches
-  std::string why_not;   // when !hopper: hopper_ineligible's reason
+  bool stream_qmv = false;  // true: qmv_stream's launches (in `launches`)
+  bool hopper = false;      // true: one CUTLASS launch; both false: the fixed plan's launches
+  std::string why_not;      // when !hopper: why not CUTLASS (qmv_stream, or hopper_ineligible's reason)
   LaunchPlan plan;
+  std::vector<AffineLaunch> launches;  // when stream_qmv: the same launches, with kernel arguments
 };
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool built);
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits);  // built = hopper_path_built()
+// The same without the qmv_stream rule: CUTLASS when eligible, else the fixed plan (the split
+// reference of a CUTLASS call plans its token chunks with it, whatever their size).
+HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits, bool built);
+HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits);
 
 }  // namespace gridfuzz::affine

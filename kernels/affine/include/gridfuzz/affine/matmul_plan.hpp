@@ -60,6 +60,7 @@ struct MatmulShape {
 struct AffineLaunch {
   MatmulPath path = MatmulPath::qmm;
   bool wide_index = false;      // int64 index math, or int32 (legacy always; fixed when its bounds fit)
+  bool stream = false;          // qmv only: the qmv_stream kernel (qmv_stream_plan.hpp) instead of MLX's qmv
   int tile_m = 16;              // qmm only
   int tile_k = 64;              // qmm only
   LaunchSpec spec;

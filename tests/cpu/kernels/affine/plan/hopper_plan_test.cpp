@@ -1,5 +1,5 @@
-// affine.qmm's "hopper" variant, host side: when the CUTLASS sm90 path is picked (device sm_90,
-// 4-bit, bf16, group a multiple of 64) and the one launch it then declares (CUTLASS's persistent
+// affine.qmm's "hopper" variant, host side: when the CUTLASS sm90 path is picked (8 or more tokens,
+// device sm_90, 4-bit, bf16, group a multiple of 64) and the one launch it then declares (CUTLASS's persistent
 // grid, 384 threads, its shared memory); otherwise exactly the fixed plan. Pure: the rule is
 // checked with `built` both ways, whatever this build compiled.
 #include <gtest/gtest.h>
@@ -58,6 +58,16 @@ TEST(HopperPlan, PersistentGridIsOneCtaPerSmAtMost) {
   EXPECT_EQ(plan_hopper(dense_shape(129, 128, 64), sm90, true).plan.launches[0].grid, (Dim3{2, 1, 1}));
 }
 
+// The split reference of a CUTLASS call plans its chunks without the qmv_stream rule: a last
+// chunk of one token (8193 = 8192 + 1) is a CUTLASS launch too.
+TEST(HopperPlan, GemmPlanIgnoresTheQmvStreamRule) {
+  const DeviceLimits sm90 = test::sm90();
+  EXPECT_TRUE(plan_hopper(dense_shape(1, 256, 256, 128), sm90, true).stream_qmv);
+  const HopperPlan gemm = plan_hopper_gemm(dense_shape(1, 256, 256, 128), sm90, true);
+  ASSERT_TRUE(gemm.hopper) << gemm.why_not;
+  EXPECT_EQ(gemm.plan.launches.at(0).name, "qmm_sm90a_cutlass");
+}
+
 TEST(HopperPlan, IneligibleCallsRunTheFixedPlan) {
   const DeviceLimits sm90 = test::sm90();
   const DeviceLimits sm80 = *device_preset("sm_80");
@@ -113,9 +123,10 @@ TEST(HopperPlan, CaseKeepsNMajorCopiesOfScalesAndBiases) {
   EXPECT_EQ(specs[buffer_index(specs, "scales_mn")].role, BufferRole::input);
 }
 
-// Anywhere in the dense axes' range, the hopper variant on sm_90 is accepted and wraps no index.
+// Anywhere in the dense axes' range from 8 tokens on (fewer run qmv_stream: qmv_stream_plan_test),
+// the hopper variant on sm_90 is one CUTLASS launch, accepted, and wraps no index.
 RC_GTEST_PROP(HopperPlan, NeverRefusedNorWrappedOnSm90, ()) {
-  const std::uint64_t tokens = *rc::gen::inRange<std::uint64_t>(1, (1u << 22) + 1);
+  const std::uint64_t tokens = *rc::gen::inRange<std::uint64_t>(8, (1u << 22) + 1);
   const std::uint64_t vocab = *rc::gen::inRange<std::uint64_t>(1, (1u << 15) + 1) * 128;
   const int group = *rc::gen::element(64, 128);
   const std::uint64_t cols = *rc::gen::inRange<std::uint64_t>(1, (1u << 16) / 128 + 1) * 128;

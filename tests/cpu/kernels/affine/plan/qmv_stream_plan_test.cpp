@@ -1,0 +1,177 @@
+// qmv_stream, the M < 8 path of affine.qmm's "hopper" variant, host side: which calls take it,
+// the geometry its plan declares (block (32, 8), grid.x = min(ceil(n/8), SMs x blocks per SM),
+// grid.y = the chunk's tokens, the activation row's whole tiles of shared memory), and that its
+// launches are the fixed plan's qmv launches in all else (chunks, 32/64-bit choice, index ranges).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "gridfuzz/affine/hopper_plan.hpp"
+#include "gridfuzz/affine/qmv_stream_plan.hpp"
+#include "plan_test_support.hpp"
+
+namespace gridfuzz::affine {
+namespace {
+
+MatmulShape dense(std::uint64_t tokens, std::uint64_t n, std::uint64_t k, int group = 64, Dtype dtype = Dtype::bfloat16,
+                  int bits = 4) {
+  MatmulShape s;
+  s.m = tokens;
+  s.n = n;
+  s.k = k;
+  s.group_size = group;
+  s.dtype = dtype;
+  s.bits = bits;
+  return s;
+}
+
+// Every launch of `stream` is the fixed plan's launch with qmv_stream's grid.x and shared memory.
+void expect_fixed_but_geometry(const MatmulShape& s, const DeviceLimits& lim, const AffinePlan& stream,
+                               std::uint64_t blocks_per_sm) {
+  const AffinePlan fixed = plan_matmul(s, Variant::fixed, lim);
+  ASSERT_EQ(fixed.path, MatmulPath::qmv);
+  ASSERT_EQ(stream.launches.size(), fixed.launches.size());
+  ASSERT_EQ(stream.plan.launches.size(), fixed.plan.launches.size());
+  const std::uint64_t smem = ((s.k + 4095) / 4096) * 9216;
+  for (std::size_t i = 0; i < fixed.launches.size(); ++i) {
+    const AffineLaunch& a = stream.launches[i];
+    const AffineLaunch& f = fixed.launches[i];
+    EXPECT_TRUE(a.stream);
+    EXPECT_EQ(a.wide_index, f.wide_index);
+    EXPECT_EQ(a.row_begin, f.row_begin);
+    EXPECT_EQ(a.m, f.m);
+    EXPECT_EQ(a.spec.name, f.wide_index ? "qmv_stream_int64" : "qmv_stream_int32");
+    EXPECT_EQ(a.spec.block, (Dim3{32, 8, 1}));
+    EXPECT_EQ(a.spec.grid, (Dim3{std::min((s.n + 7) / 8, lim.sm_count * blocks_per_sm), f.spec.grid.y, 1}));
+    EXPECT_EQ(a.spec.dynamic_smem_bytes, smem);
+    EXPECT_EQ(a.spec.smem_optin, smem > 48000);
+    EXPECT_EQ(describe(stream.plan.launches[i]), describe(a.spec));
+  }
+  ASSERT_EQ(stream.plan.indices.size(), fixed.plan.indices.size());
+  for (std::size_t i = 0; i < fixed.plan.indices.size(); ++i) {
+    EXPECT_EQ(stream.plan.indices[i].name, fixed.plan.indices[i].name);
+    EXPECT_TRUE(stream.plan.indices[i].max_value == fixed.plan.indices[i].max_value);
+    EXPECT_EQ(stream.plan.indices[i].type, fixed.plan.indices[i].type);
+  }
+}
+
+TEST(QmvStreamPlan, LmHeadAtOneTokenIsOnePersistentLaunch) {
+  const DeviceLimits sm90 = test::sm90();
+  const MatmulShape s = dense(1, 128256, 4096);
+  const HopperPlan h = plan_hopper(s, sm90, true);
+  ASSERT_TRUE(h.stream_qmv) << h.why_not;
+  EXPECT_FALSE(h.hopper);
+  ASSERT_EQ(h.plan.launches.size(), 1u);
+  const LaunchSpec& l = h.plan.launches[0];
+  EXPECT_EQ(l.name, "qmv_stream_int32");
+  EXPECT_EQ(l.grid, (Dim3{sm90.sm_count * kQmvStreamBlocksPerSm, 1, 1}));
+  EXPECT_EQ(l.dynamic_smem_bytes, 9216u);
+  EXPECT_FALSE(l.smem_optin);
+  EXPECT_TRUE(predict(h.plan, sm90).accepted());
+  expect_fixed_but_geometry(s, sm90, plan_qmv_stream(s, sm90), kQmvStreamBlocksPerSm);
+}
+
+TEST(QmvStreamPlan, SmallNTakesOneBlockPerEightRowsAndTokensOnGridY) {
+  const DeviceLimits sm90 = test::sm90();
+  const MatmulShape s = dense(7, 384, 2816, 32, Dtype::float16);
+  const AffinePlan p = plan_qmv_stream(s, sm90);
+  ASSERT_EQ(p.plan.launches.size(), 1u);
+  EXPECT_EQ(p.plan.launches[0].grid, (Dim3{48, 7, 1}));
+  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 9216u);  // one partial tile takes a whole one
+  expect_fixed_but_geometry(s, sm90, p, kQmvStreamBlocksPerSm);
+  expect_fixed_but_geometry(s, sm90, plan_qmv_stream(s, sm90, 1), 1);
+}
+
+TEST(QmvStreamPlan, LongRowsOptIntoSharedMemoryAndTooLongOnesAreIneligible) {
+  const DeviceLimits sm90 = test::sm90();
+  const AffinePlan p = plan_qmv_stream(dense(2, 4096, 28672), sm90);  // 7 tiles: 64512 bytes
+  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 64512u);
+  EXPECT_TRUE(p.plan.launches[0].smem_optin);
+  EXPECT_TRUE(predict(p.plan, sm90).accepted());
+  const std::uint64_t too_long = (sm90.smem_per_block_optin / 9216 + 1) * 4096;
+  const auto why = qmv_stream_ineligible(dense(1, 4096, too_long), sm90);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("shared memory"), std::string::npos) << *why;
+  EXPECT_FALSE(plan_hopper(dense(1, 4096, too_long), sm90, true).stream_qmv);
+  EXPECT_THROW(plan_qmv_stream(dense(1, 4096, too_long), sm90), std::invalid_argument);
+}
+
+TEST(QmvStreamPlan, OtherCallsDoNotTakeIt) {
+  const DeviceLimits sm90 = test::sm90();
+  struct Case {
+    MatmulShape shape;
+    const char* why;
+  };
+  MatmulShape gather = dense(1, 768, 2048);
+  gather.gather = true;
+  gather.batches = 4;
+  gather.experts = 8;
+  const Case cases[] = {
+      {dense(1, 4096, 4096, 64, Dtype::bfloat16, 8), "bits"},
+      {dense(8, 4096, 4096), "qmm"},
+      {gather, "gather"},
+  };
+  for (const Case& c : cases) {
+    const auto why = qmv_stream_ineligible(c.shape, sm90);
+    ASSERT_TRUE(why) << c.why;
+    EXPECT_NE(why->find(c.why), std::string::npos) << *why;
+  }
+  // 8-bit at one token: the hopper variant runs the fixed qmv plan.
+  const MatmulShape eight = dense(1, 4096, 4096, 64, Dtype::bfloat16, 8);
+  const HopperPlan h = plan_hopper(eight, sm90, true);
+  EXPECT_FALSE(h.stream_qmv || h.hopper);
+  EXPECT_EQ(describe(h.plan.launches.at(0)), describe(plan_matmul(eight, Variant::fixed, sm90).plan.launches.at(0)));
+  // Not tied to sm_90: a plain CUDA kernel.
+  EXPECT_TRUE(plan_hopper(dense(3, 4096, 4096), *device_preset("sm_80"), false).stream_qmv);
+}
+
+TEST(QmvStreamPlan, RowsPastInt32RunTheWideKernelOneTokenPerLaunch) {
+  const DeviceLimits sm90 = test::sm90();
+  const MatmulShape s = dense(7, 3'000'000'000ull, 64);  // n > INT32_MAX: the fixed plan's one row per chunk
+  const AffinePlan p = plan_qmv_stream(s, sm90);
+  ASSERT_EQ(p.launches.size(), 7u);
+  for (const AffineLaunch& a : p.launches) {
+    EXPECT_TRUE(a.wide_index);
+    EXPECT_EQ(a.spec.grid, (Dim3{sm90.sm_count * kQmvStreamBlocksPerSm, 1, 1}));
+  }
+  expect_fixed_but_geometry(s, sm90, p, kQmvStreamBlocksPerSm);
+  EXPECT_EQ(predict(p.plan, sm90).index_wrap(), "safe");
+}
+
+TEST(QmvStreamPlan, VariantPlanOfTheAdapterIsIt) {
+  const Params p = test::dense_params(3, 14336, 4096);
+  const LaunchPlan plan = test::dense_kernel().plan(p, "hopper", test::sm90());
+  const AffinePlan stream = plan_qmv_stream(test::shape_of(test::dense_kernel(), p), test::sm90());
+  ASSERT_EQ(plan.launches.size(), stream.plan.launches.size());
+  EXPECT_EQ(describe(plan.launches[0]), describe(stream.plan.launches[0]));
+  // The split reference takes one token per piece.
+  const auto bound = test::dense_kernel().bind(p, "hopper");
+  const auto pieces = bound->split(test::sm90());
+  ASSERT_EQ(pieces.size(), 3u);
+  for (std::uint64_t r = 0; r < 3; ++r) EXPECT_TRUE(pieces[r].begin == r && pieces[r].end == r + 1);
+}
+
+// Anywhere in the dense axes' range below 8 tokens with 4-bit weights: qmv_stream, accepted, no
+// index wraps, the fixed plan's launches with qmv_stream's geometry.
+RC_GTEST_PROP(QmvStreamPlan, AcceptedSafeAndFixedButGeometry, ()) {
+  const std::uint64_t tokens = *rc::gen::inRange<std::uint64_t>(1, 8);
+  const std::uint64_t vocab = *rc::gen::inRange<std::uint64_t>(1, (1u << 22) + 1);
+  const int group = *rc::gen::element(32, 64, 128);
+  const std::uint64_t cols = *rc::gen::inRange<std::uint64_t>(1, (1u << 14) / 128 + 1) * 128;
+  const MatmulShape s = dense(tokens, vocab, cols, group);
+  const HopperPlan h = plan_hopper(s, test::sm90(), true);
+  RC_ASSERT(h.stream_qmv);
+  const Prediction pred = predict(h.plan, test::sm90());
+  RC_ASSERT(pred.outcome == "accept");
+  RC_ASSERT(pred.index_wrap() == "safe");
+  const AffinePlan fixed = plan_matmul(s, Variant::fixed, test::sm90());
+  RC_ASSERT(h.launches.size() == fixed.launches.size());
+  for (std::size_t i = 0; i < h.launches.size(); ++i) {
+    const Dim3 g = h.launches[i].spec.grid;
+    RC_ASSERT(g.x == std::min((vocab + 7) / 8, test::sm90().sm_count * kQmvStreamBlocksPerSm));
+    RC_ASSERT(g.y == fixed.launches[i].spec.grid.y && g.z == 1u);
+    RC_ASSERT(h.launches[i].wide_index == fixed.launches[i].wide_index);
+  }
+}
+
+}  // namespace
+}  // namespace gridfuzz::affine
