@@ -47,6 +47,11 @@ reports::CsvRow to_row(const CaseRecord& r) {
     row.set_double("max_abs_err", r.oracle.max_abs_err);
     row.set_uint("mismatches", r.oracle.split_mismatches);
   }
+  if (r.oracle.kind == OracleResult::Kind::compared) {  // every check ran: the counts of `oracle`
+    row.set_uint("unwritten", r.oracle.unwritten);
+    row.set_uint("cpu_ok", r.oracle.cpu_ok);
+    row.set_uint("cpu_total", r.oracle.cpu_total);
+  }
   row.set("verdict", r.verdict.to_string());
   if (r.timing.samples > 0) {
     row.set_double("time_ms_median", r.timing.median_ms);

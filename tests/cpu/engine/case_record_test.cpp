@@ -126,12 +126,21 @@ TEST(RecordRow, WritesTheComparisonOnlyWhereTheOracleRan) {
   EXPECT_EQ(row.get("grid_z"), "65536");
   EXPECT_EQ(row.get("device_index"), "3");
   EXPECT_EQ(row.get("kernels_per_call"), "3");
+  EXPECT_EQ(row.get("unwritten"), "3");
+  EXPECT_EQ(row.get("cpu_ok"), "250");
+  EXPECT_EQ(row.get("cpu_total"), "256");
   r.oracle = OracleResult{};
   r.oracle.kind = OracleResult::Kind::device_fault;
   row = reporters::to_row(r);
   EXPECT_EQ(row.get("oracle"), "oracle-fault");
   EXPECT_EQ(row.get("mismatches"), "");
   EXPECT_EQ(row.get("max_abs_err"), "");
+  EXPECT_EQ(row.get("unwritten"), "");
+  EXPECT_EQ(row.get("cpu_total"), "");
+  r.oracle = OracleResult{OracleResult::Kind::guard, "out"};  // stopped before the comparisons
+  row = reporters::to_row(r);
+  EXPECT_EQ(row.get("mismatches"), "0");
+  EXPECT_EQ(row.get("unwritten"), "");
 }
 
 }  // namespace

@@ -27,7 +27,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     // schema 1.1
     "device_index",
     // schema 1.2
-    "kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "kernels_per_call"};
+    "kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "kernels_per_call",
+    // schema 1.3
+    "unwritten", "cpu_ok", "cpu_total"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -36,7 +38,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.2");
+  EXPECT_EQ(kSchemaVersion, "1.3");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -48,7 +50,8 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("grid_z"), 22u);
   EXPECT_EQ(column_index("replay"), 43u);
   EXPECT_EQ(column_index("device_index"), 44u);
-  EXPECT_EQ(column_index("kernels_per_call"), kColumnCount - 1);
+  EXPECT_EQ(column_index("kernels_per_call"), 48u);
+  EXPECT_EQ(column_index("cpu_total"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -75,6 +78,7 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
   }
   EXPECT_EQ(kColumns[*column_index("device_index")].since_minor, 1);
   EXPECT_EQ(kColumns[*column_index("kernel_ms_median")].since_minor, 2);
+  EXPECT_EQ(kColumns[*column_index("unwritten")].since_minor, 3);
 }
 
 TEST(Schema, ParsesVersions) {

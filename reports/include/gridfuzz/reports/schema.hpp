@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 2;
-inline constexpr std::string_view kSchemaVersion = "1.2";
+inline constexpr int kSchemaMinor = 3;
+inline constexpr std::string_view kSchemaVersion = "1.3";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -33,7 +33,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 49> kColumns{{
+inline constexpr std::array<Column, 52> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -85,6 +85,10 @@ inline constexpr std::array<Column, 49> kColumns{{
     {"kernel_ms_min", ColumnKind::real, 2},
     {"kernel_ms_max", ColumnKind::real, 2},
     {"kernels_per_call", ColumnKind::integer, 2},
+    // 1.3: the oracle's counts as numbers (the `oracle` text says the same, for people).
+    {"unwritten", ColumnKind::integer, 3},
+    {"cpu_ok", ColumnKind::integer, 3},
+    {"cpu_total", ColumnKind::integer, 3},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
