@@ -21,6 +21,6 @@ std::string console_line(const CaseRecord& r) {
   return line;
 }
 
-void ConsoleReporter::report(const CaseRecord& record) { out_ << prefix_ << console_line(record) << std::endl; }
+void ConsoleReporter::report(const CaseRecord& record) { out_ << console_line(record) << std::endl; }
 
 }  // namespace gridfuzz::reporters

@@ -12,13 +12,11 @@ std::string console_line(const CaseRecord& record);
 // One console line per record, on `out`, flushed (a long run shows its progress).
 class ConsoleReporter final : public Reporter {
  public:
-  explicit ConsoleReporter(std::ostream& out, std::string prefix = "") : out_(out), prefix_(std::move(prefix)) {}
+  explicit ConsoleReporter(std::ostream& out) : out_(out) {}
   void report(const CaseRecord& record) override;
-  void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
 
  private:
   std::ostream& out_;
-  std::string prefix_;
 };
 
 }  // namespace gridfuzz::reporters
