@@ -52,6 +52,14 @@ __device__ __forceinline__ void qmv_stream_load(QmvStreamItem<T>& it, const uint
   }
 }
 
+// (a & mask) | magic in one LOP3: written as C++ the compiler emits an AND and an OR, because a
+// SASS LOP3 takes one immediate; here both constants sit in registers (set once per thread).
+__device__ __forceinline__ std::uint32_t qmv_stream_and_or(std::uint32_t a, std::uint32_t mask, std::uint32_t magic) {
+  std::uint32_t d;
+  asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(d) : "r"(a), "r"(mask), "r"(magic));
+  return d;
+}
+
 template <class T, bool FULL>
 __device__ __forceinline__ void qmv_stream_compute(const QmvStreamItem<T>& it, const uint4* pairs_s,
                                                    const float* sums_s, std::int64_t k0_lane, std::int64_t k, int lane,
@@ -73,7 +81,8 @@ __device__ __forceinline__ void qmv_stream_compute(const QmvStreamItem<T>& it, c
         const std::uint32_t xpairs[4] = {xp.x, xp.y, xp.z, xp.w};
         #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          const P q = __hsub2(as_pair<P>(((words[2 * c + g] >> (4 * j)) & 0x000F000Fu) | E::kMagicPair), magic);
+          const P q = __hsub2(as_pair<P>(qmv_stream_and_or(words[2 * c + g] >> (4 * j), 0x000F000Fu, E::kMagicPair)),
+                              magic);
           xq = __hfma2(as_pair<P>(xpairs[j]), q, xq);
         }
       }
