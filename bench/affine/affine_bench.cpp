@@ -3,7 +3,7 @@
 //         fixed and legacy (both legal here) on the mma.sync kernel, hopper (CUTLASS's sm90 mixed-input
 //         GEMM on an sm_90 device; the label names the kernel that ran), beside cuBLAS bf16 GEMM on
 //         the dequantized weights;
-//   qmv   M 1 on the same weights, as bytes of weights read per second, beside a read-only kernel
+//   qmv   M 1 (and 4, 7 at the LM head) on the same weights, as bytes of weights read per second, beside a read-only kernel
 //         over the same number of bytes (read_only_kernel.cuh): fixed and legacy (MLX's qmv), hopper
 //         (qmv_stream at kQmvStreamBlocksPerSm), and qmv_stream at 1 to 4 blocks per SM.
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
@@ -182,7 +182,9 @@ void qmm_shapes(benchmark::internal::Benchmark* b) {
   b->Args({8192, 4096, 4096})->Args({8192, 14336, 4096})->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 void qmv_shapes(benchmark::internal::Benchmark* b) {
-  b->Args({1, 4096, 4096})->Args({1, 14336, 4096})->Args({1, 128256, 4096})->UseManualTime()->Unit(benchmark::kMicrosecond);
+  b->Args({1, 4096, 4096})->Args({1, 14336, 4096})->Args({1, 128256, 4096});
+  b->Args({4, 128256, 4096})->Args({7, 128256, 4096});  // qmv's other token counts: each token's blocks read all of W
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 BENCHMARK_CAPTURE(BM_affine_dense, fixed, "fixed")->Apply(qmm_shapes);

@@ -11,6 +11,8 @@ namespace gridfuzz::affine {
 // The plan declares the kernel's geometry and shared memory from these.
 static_assert(kQmvStreamTileSmemBytes == kQmvStreamTileBytes && kQmvStreamTileElements == kQmvStreamTile);
 static_assert(kQmvColsPerBlock == kQmvStreamWarps);
+static_assert(kQmvStreamRingSmemBytes == std::uint64_t{kQmvStreamWarps} * kQmvStreamStages * kQmvStreamStageBytes);
+static_assert(kQmvStreamStageBytes == 32 * 4 * 16);
 
 namespace {
 

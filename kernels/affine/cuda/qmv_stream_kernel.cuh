@@ -3,16 +3,21 @@
 // geometry of ours, not MLX's (docs/DECISIONS.md, "qmv_stream"): block (32, 8), grid
 // (min(ceil(n/8), sm_count * kQmvStreamBlocksPerSm), m); token row y on grid.y as in MLX's qmv.
 //
-// The block stages its token's whole activation row in dynamic shared memory once (the layout of
-// qmv_kernel.cuh's staged tiles, tile after tile: 9216 bytes per 4096 elements), then each warp
+// The block stages its token's whole activation row in dynamic shared memory once (permuted into
+// the pairs the nibbles meet, and one float sum per lane's 32 elements: 8704 bytes per 4096
+// elements), then each warp
 // walks the weight rows blockIdx.x*8 + warp, + gridDim.x*8, ... one (row, 4096-element tile) item
-// at a time, and issues the next item's weight loads (four 16-byte segments per lane, their scales
-// and biases) before it computes the current one: the loads of a warp overlap its own compute,
-// and the activation row is read from L2 once per block instead of once per 8 rows.
+// at a time. An item's weights (four 16-byte segments per lane) are copied by cp.async into a ring
+// of kQmvStreamStages slots of the warp's own shared memory, kQmvStreamStages - 1 items ahead of
+// the one being computed, and their scales and biases into a ring of registers as far ahead:
+// the bytes a warp has in flight are not bounded by its registers (docs/PERFORMANCE.md, run 16).
+// Each lane copies and later reads only its own 16-byte slots, so its own cp.async.wait_group
+// is the only wait it needs.
 //
-// Per item the arithmetic is qmv_kernel.cuh's 4-bit staged path in the same order (chunk sums in
-// the activation type, folded in float as scale*sum(x*q) + bias*sum(x); the warp reduces in
-// float), so each output element is computed as the fixed variant's qmv computes it.
+// Per item the arithmetic is that of qmv_kernel.cuh's 4-bit staged path (16-element chunk sums of
+// x*q in the activation type), but folded once per 32-element segment, which lies in one group:
+// scale*(chunk + chunk) + bias*sum(x) in float; the warp reduces in float. The fixed variant folds
+// each chunk, so the two agree within float rounding, not bit for bit.
 #include <cstdint>
 
 #include "element_types.cuh"
@@ -23,31 +28,41 @@ namespace gridfuzz::affine {
 
 inline constexpr int kQmvStreamWarps = 8;
 inline constexpr int kQmvStreamTile = 4096;        // elements per item: 4 segments x 32 lanes x 32
-inline constexpr int kQmvStreamTileBytes = 9216;   // staged per tile: 512 uint4 pairs + 256 float sums
+inline constexpr int kQmvStreamTileBytes = 8704;   // staged per tile: 512 uint4 pairs + 128 float segment sums
+inline constexpr int kQmvStreamStages = 3;         // ring slots per warp, one item each
+inline constexpr int kQmvStreamStageBytes = 2048;  // one item's weights: 32 lanes x 4 segments x 16 bytes
 
-// One lane's part of one item: four 16-byte segments of nibbles and their groups' scale and bias.
+// One lane's scales and biases of one item's four segments (the weights travel through shared memory).
 template <class T>
-struct QmvStreamItem {
-  uint4 packed[4];
+struct QmvStreamGroups {
   T scale[4], bias[4];
 };
 
-// One lane's loads for one item. w_lane: its first 16 bytes in the item (segment s 32 uint4 =
-// 1024 elements further); s_lane, b_lane: the group of its first element (segment s seg_groups
-// further); k0_lane: the element index of its first element. FULL: the item is a whole tile
-// (k a multiple of 4096), so no segment needs a bound check.
+__device__ __forceinline__ void qmv_stream_cp_async16(uint4* dst_smem, const uint4* src) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(dst_smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+__device__ __forceinline__ void qmv_stream_cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int PENDING>
+__device__ __forceinline__ void qmv_stream_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
+}
+
+// Issues one lane's part of one item: its four weight segments by cp.async into its slots of a
+// ring stage (segment s at slot_lane[32 * s]), its scales and biases into registers. w_lane: its
+// first 16 bytes in the item (segment s 32 uint4 = 1024 elements further); s_lane, b_lane: the
+// group of its first element (segment s seg_groups further); k0_lane: the element index of its
+// first element. FULL: the item is a whole tile (k a multiple of 4096), no bound checks.
 template <class T, bool FULL>
-__device__ __forceinline__ void qmv_stream_load(QmvStreamItem<T>& it, const uint4* w_lane, const std::uint16_t* s_lane,
-                                                const std::uint16_t* b_lane, int seg_groups, std::int64_t k0_lane,
-                                                std::int64_t k) {
+__device__ __forceinline__ void qmv_stream_issue(uint4* slot_lane, QmvStreamGroups<T>& g, const uint4* w_lane,
+                                                 const std::uint16_t* s_lane, const std::uint16_t* b_lane,
+                                                 int seg_groups, std::int64_t k0_lane, std::int64_t k) {
   #pragma unroll
   for (int s = 0; s < 4; ++s) {
     if (FULL || k0_lane + s * 1024 < k) {
-      it.packed[s] = w_lane[32 * s];
-      it.scale[s] = load_element<T>(s_lane + s * seg_groups);
-      it.bias[s] = load_element<T>(b_lane + s * seg_groups);
-    } else {
-      it.packed[s] = make_uint4(0, 0, 0, 0);
+      qmv_stream_cp_async16(slot_lane + 32 * s, w_lane + 32 * s);
+      g.scale[s] = load_element<T>(s_lane + s * seg_groups);
+      g.bias[s] = load_element<T>(b_lane + s * seg_groups);
     }
   }
 }
@@ -61,17 +76,17 @@ __device__ __forceinline__ std::uint32_t qmv_stream_and_or(std::uint32_t a, std:
 }
 
 template <class T, bool FULL>
-__device__ __forceinline__ void qmv_stream_compute(const QmvStreamItem<T>& it, const uint4* pairs_s,
-                                                   const float* sums_s, std::int64_t k0_lane, std::int64_t k, int lane,
-                                                   float& acc) {
+__device__ __forceinline__ void qmv_stream_compute(const uint4 (&packed)[4], const QmvStreamGroups<T>& g,
+                                                   const uint4* pairs_s, const float* sums_s, std::int64_t k0_lane,
+                                                   std::int64_t k, int lane, float& acc) {
   using E = Element<T>;
   using P = typename E::Pair;
   const P magic = E::magic_pair();
   #pragma unroll
   for (int s = 0; s < 4; ++s) {
     if (!FULL && k0_lane + s * 1024 >= k) break;
-    const std::uint32_t words[4] = {it.packed[s].x, it.packed[s].y, it.packed[s].z, it.packed[s].w};
-    const float scale = E::to_float(it.scale[s]), bias = E::to_float(it.bias[s]);
+    const std::uint32_t words[4] = {packed[s].x, packed[s].y, packed[s].z, packed[s].w};
+    float xq_segment = 0.f;  // sum(x*q) over the segment's 32 elements: two 16-element chunks
     #pragma unroll
     for (int c = 0; c < 2; ++c) {
       P xq = as_pair<P>(0u);
@@ -86,45 +101,53 @@ __device__ __forceinline__ void qmv_stream_compute(const QmvStreamItem<T>& it, c
           xq = __hfma2(as_pair<P>(xpairs[j]), q, xq);
         }
       }
-      acc += scale * (__low2float(xq) + __high2float(xq)) + bias * sums_s[(s * 2 + c) * 32 + lane];
+      xq_segment += __low2float(xq) + __high2float(xq);
     }
+    // One group per segment (32 elements, groups of 32-128): scale*sum(x*q) + bias*sum(x).
+    acc = fmaf(E::to_float(g.scale[s]), xq_segment, acc);
+    acc = fmaf(E::to_float(g.bias[s]), sums_s[s * 32 + lane], acc);
   }
 }
 
-// Stages x[0, k) of one token: chunk i (elements 16i..16i+15) of tile i/256 is staging thread
-// t = i%256 of qmv_kernel.cuh's layout (segment t/64, owner lane (t%64)/2, chunk t%2).
+// Stages x[0, k) of one token. Unit i (elements 32i..32i+31) is segment (i%128)/32 of tile i/128
+// for lane i%32: its two 16-element chunks as permuted pairs (chunk c's first and second 8 at
+// (seg*4 + 2c + 0/1)*32 + lane) and one float sum of its 32 elements at seg*32 + lane.
 template <class T>
 __device__ __forceinline__ void qmv_stream_stage(const T* x, std::int64_t k, uint4* pairs_s, float* sums_s) {
   using E = Element<T>;
   using P = typename E::Pair;
-  for (std::int64_t i = threadIdx.y * 32 + threadIdx.x; i < k / 16; i += 32 * kQmvStreamWarps) {
-    const std::int64_t tile = i / 256;
-    const int t = static_cast<int>(i % 256);
+  for (std::int64_t i = threadIdx.y * 32 + threadIdx.x; i < k / 32; i += 32 * kQmvStreamWarps) {
+    const std::int64_t tile = i / 128;
+    const int t = static_cast<int>(i % 128);
+    const int seg = t / 32, lane = t % 32;
     uint4* pairs = pairs_s + tile * 512;
-    float* sums = sums_s + tile * 256;
-    const std::int64_t e0 = 16 * i;
-    const uint4 lo = *reinterpret_cast<const uint4*>(x + e0), hi = *reinterpret_cast<const uint4*>(x + e0 + 8);
-    const int seg = t / 64, owner = (t % 64) / 2, chunk = t % 2;
-    pairs[(seg * 4 + 2 * chunk) * 32 + owner] =
-        make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632), __byte_perm(lo.y, lo.w, 0x5410),
-                   __byte_perm(lo.y, lo.w, 0x7632));
-    pairs[(seg * 4 + 2 * chunk + 1) * 32 + owner] =
-        make_uint4(__byte_perm(hi.x, hi.z, 0x5410), __byte_perm(hi.x, hi.z, 0x7632), __byte_perm(hi.y, hi.w, 0x5410),
-                   __byte_perm(hi.y, hi.w, 0x7632));
     float sum = 0.f;
-    for (const std::uint32_t v : {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w})
-      sum += __low2float(as_pair<P>(v)) + __high2float(as_pair<P>(v));
-    sums[(seg * 2 + chunk) * 32 + owner] = sum;
+    #pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      const std::int64_t e0 = 32 * i + 16 * c;
+      const uint4 lo = *reinterpret_cast<const uint4*>(x + e0), hi = *reinterpret_cast<const uint4*>(x + e0 + 8);
+      pairs[(seg * 4 + 2 * c) * 32 + lane] = make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632),
+                                                         __byte_perm(lo.y, lo.w, 0x5410), __byte_perm(lo.y, lo.w, 0x7632));
+      pairs[(seg * 4 + 2 * c + 1) * 32 + lane] =
+          make_uint4(__byte_perm(hi.x, hi.z, 0x5410), __byte_perm(hi.x, hi.z, 0x7632), __byte_perm(hi.y, hi.w, 0x5410),
+                     __byte_perm(hi.y, hi.w, 0x7632));
+      for (const std::uint32_t v : {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w})
+        sum += __low2float(as_pair<P>(v)) + __high2float(as_pair<P>(v));
+    }
+    sums_s[tile * 128 + seg * 32 + lane] = sum;
   }
 }
 
-// The warp's loop over its items (row, tile): the next item's loads are issued before the current
-// item is computed. Two named buffers that swap roles each step (no register copies).
+// The warp's loop over its items (row, tile). Item i's weights sit in ring stage i % kQmvStreamStages
+// and its scales in groups[i % kQmvStreamStages]; while item i is computed, items i+1 ..
+// i+kQmvStreamStages-1 are in flight. One cp.async group is committed per item issued (an empty
+// one past the last row), so "item i has landed" is "at most kQmvStreamStages - 2 groups pending".
 template <class T, class Index, bool FULL>
 __device__ __forceinline__ void qmv_stream_rows(const MatmulArgs& a, const uint4* pairs_s, const float* sums_s,
-                                                typename Index::type y, std::int64_t row) {
+                                                uint4* ring, typename Index::type y, std::int64_t first_row) {
   using E = Element<T>;
   using I = typename Index::type;
+  constexpr int S = kQmvStreamStages;
   const int lane = threadIdx.x;
   const std::int64_t tiles = (a.k + kQmvStreamTile - 1) / kQmvStreamTile;
   const std::int64_t row_step = static_cast<std::int64_t>(gridDim.x) * kQmvStreamWarps;
@@ -133,38 +156,61 @@ __device__ __forceinline__ void qmv_stream_rows(const MatmulArgs& a, const uint4
   const std::int64_t words_per_row = a.k / 8, groups_per_row = a.k >> group_shift;
   const I n = Index::of(a.n);
   T* out = reinterpret_cast<T*>(a.out);
+  uint4* ring_lane = ring + lane;  // stage j, segment s: ring_lane[j * 128 + 32 * s]
+
+  struct Cursor {
+    std::int64_t row, tile;
+  };
+  auto next = [&](Cursor c) {
+    if (++c.tile == tiles) {
+      c.tile = 0;
+      c.row += row_step;
+    }
+    return c;
+  };
   // Weight and scale offsets in int64, as qmv_kernel.cuh forms them.
-  auto load = [&](QmvStreamItem<T>& it, std::int64_t r, std::int64_t tile) {
-    const std::int64_t k0 = tile * kQmvStreamTile + lane * 32;
-    const std::int64_t g0 = r * groups_per_row + (k0 >> group_shift);
-    qmv_stream_load<T, FULL>(it, reinterpret_cast<const uint4*>(a.w + r * words_per_row + k0 / 8), a.scales + g0,
-                             a.biases + g0, seg_groups, k0, a.k);
+  auto issue = [&](Cursor c, int stage, QmvStreamGroups<T>& g) {
+    if (c.row < a.n) {
+      const std::int64_t k0 = c.tile * kQmvStreamTile + lane * 32;
+      const std::int64_t g0 = c.row * groups_per_row + (k0 >> group_shift);
+      qmv_stream_issue<T, FULL>(ring_lane + stage * 128, g, reinterpret_cast<const uint4*>(a.w + c.row * words_per_row + k0 / 8),
+                                a.scales + g0, a.biases + g0, seg_groups, k0, a.k);
+    }
+    qmv_stream_cp_async_commit();
   };
-  std::int64_t tile = 0;
+
+  QmvStreamGroups<T> groups[S];
+  Cursor ahead{first_row, 0}, cur{first_row, 0};
+  #pragma unroll
+  for (int j = 0; j < S - 1; ++j) {
+    issue(ahead, j, groups[j]);
+    ahead = next(ahead);
+  }
   float acc = 0.f;
-  auto step = [&](const QmvStreamItem<T>& cur, QmvStreamItem<T>& next) {
-    std::int64_t next_row = row, next_tile = tile + 1;
-    if (next_tile == tiles) {
-      next_tile = 0;
-      next_row = row + row_step;
-    }
-    const bool more = next_row < a.n;
-    if (more) load(next, next_row, next_tile);
-    qmv_stream_compute<T, FULL>(cur, pairs_s + tile * 512, sums_s + tile * 256, tile * kQmvStreamTile + lane * 32,
-                                a.k, lane, acc);
-    if (tile == tiles - 1) {
+  while (true) {
+    #pragma unroll
+    for (int j = 0; j < S; ++j) {
+      if (cur.row >= a.n) return;
+      const std::int64_t k0_lane = cur.tile * kQmvStreamTile + lane * 32;
+      qmv_stream_cp_async_wait<S - 2>();
+      uint4 packed[4];
       #pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-      if (lane == 0) out[static_cast<std::int64_t>(Index::add(Index::mul(y, n), Index::of(row)))] = E::from_float(acc);
-      acc = 0.f;
+      for (int s = 0; s < 4; ++s)
+        packed[s] = (FULL || k0_lane + s * 1024 < a.k) ? ring_lane[j * 128 + 32 * s] : make_uint4(0, 0, 0, 0);
+      // Into the stage and groups item i-1 used (already read into registers and computed).
+      issue(ahead, (j + S - 1) % S, groups[(j + S - 1) % S]);
+      ahead = next(ahead);
+      qmv_stream_compute<T, FULL>(packed, groups[j], pairs_s + cur.tile * 512, sums_s + cur.tile * 128, k0_lane, a.k,
+                                  lane, acc);
+      if (cur.tile == tiles - 1) {
+        #pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
+        if (lane == 0)
+          out[static_cast<std::int64_t>(Index::add(Index::mul(y, n), Index::of(cur.row)))] = E::from_float(acc);
+        acc = 0.f;
+      }
+      cur = next(cur);
     }
-    row = next_row;
-    tile = next_tile;
-    return more;
-  };
-  QmvStreamItem<T> first, second;
-  load(first, row, 0);
-  while (step(first, second) && step(second, first)) {
   }
 }
 
@@ -173,7 +219,9 @@ __global__ void __launch_bounds__(32 * kQmvStreamWarps, 3) qmv_stream_kernel(Mat
   extern __shared__ uint4 qmv_stream_smem[];
   const std::int64_t tiles = (a.k + kQmvStreamTile - 1) / kQmvStreamTile;
   uint4* pairs_s = qmv_stream_smem;                                         // [tiles][512]
-  float* sums_s = reinterpret_cast<float*>(qmv_stream_smem + tiles * 512);  // [tiles][256]
+  float* sums_s = reinterpret_cast<float*>(qmv_stream_smem + tiles * 512);  // [tiles][128]
+  uint4* ring = qmv_stream_smem + tiles * (kQmvStreamTileBytes / 16) +       // [warps][stages][128]
+                threadIdx.y * (kQmvStreamStages * kQmvStreamStageBytes / 16);
 
   // Upstream's dense qmv offsets (slice 0): x += y*k; out += y*n + col, in the index type.
   using I = typename Index::type;
@@ -184,8 +232,8 @@ __global__ void __launch_bounds__(32 * kQmvStreamWarps, 3) qmv_stream_kernel(Mat
 
   const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kQmvStreamWarps + threadIdx.y;
   if (row >= a.n) return;
-  if (a.k % kQmvStreamTile == 0) qmv_stream_rows<T, Index, true>(a, pairs_s, sums_s, y, row);
-  else qmv_stream_rows<T, Index, false>(a, pairs_s, sums_s, y, row);
+  if (a.k % kQmvStreamTile == 0) qmv_stream_rows<T, Index, true>(a, pairs_s, sums_s, ring, y, row);
+  else qmv_stream_rows<T, Index, false>(a, pairs_s, sums_s, ring, y, row);
 }
 
 }  // namespace gridfuzz::affine

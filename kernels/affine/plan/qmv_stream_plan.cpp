@@ -8,8 +8,17 @@
 namespace gridfuzz::affine {
 
 std::uint64_t qmv_stream_smem_bytes(std::uint64_t k) {
-  const std::optional<std::uint64_t> bytes = checked_mul(ceil_div(k, kQmvStreamTileElements), kQmvStreamTileSmemBytes);
+  const std::optional<std::uint64_t> staged = checked_mul(ceil_div(k, kQmvStreamTileElements), kQmvStreamTileSmemBytes);
+  if (!staged) return UINT64_MAX;
+  const std::optional<std::uint64_t> bytes = checked_add(*staged, kQmvStreamRingSmemBytes);
   return bytes ? *bytes : UINT64_MAX;
+}
+
+std::uint64_t qmv_stream_resident_blocks(std::uint64_t k, const DeviceLimits& limits, std::uint64_t wanted) {
+  const std::uint64_t per_block = qmv_stream_smem_bytes(k);
+  if (per_block >= UINT64_MAX - kSmemReservedPerBlock) return 1;
+  const std::uint64_t fit = (limits.smem_per_block_optin + kSmemReservedPerBlock) / (per_block + kSmemReservedPerBlock);
+  return std::clamp<std::uint64_t>(std::min(wanted, fit), 1, std::max<std::uint64_t>(wanted, 1));
 }
 
 std::optional<std::string> qmv_stream_ineligible(const MatmulShape& s, const DeviceLimits& limits) {
@@ -29,7 +38,8 @@ AffinePlan plan_qmv_stream(const MatmulShape& s, const DeviceLimits& limits, std
   if (auto why = qmv_stream_ineligible(s, limits)) throw std::invalid_argument("qmv_stream: " + *why);
   AffinePlan out = plan_matmul(s, Variant::fixed, limits);
   if (out.path != MatmulPath::qmv) throw std::logic_error("qmv_stream: the fixed plan is not a qmv plan");
-  const std::optional<std::uint64_t> resident = checked_mul(limits.sm_count, std::max<std::uint64_t>(blocks_per_sm, 1));
+  const std::optional<std::uint64_t> resident =
+      checked_mul(limits.sm_count, qmv_stream_resident_blocks(s.k, limits, blocks_per_sm));
   const std::uint64_t blocks = std::min(ceil_div(s.n, kQmvColsPerBlock), resident ? *resident : UINT64_MAX);
   const std::uint64_t smem = qmv_stream_smem_bytes(s.k);
   for (std::size_t i = 0; i < out.launches.size(); ++i) {

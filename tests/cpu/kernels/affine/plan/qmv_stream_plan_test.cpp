@@ -1,6 +1,7 @@
 // qmv_stream, the M < 8 path of affine.qmm's "hopper" variant, host side: which calls take it,
 // the geometry its plan declares (block (32, 8), grid.x = min(ceil(n/8), SMs x blocks per SM),
-// grid.y = the chunk's tokens, the activation row's whole tiles of shared memory), and that its
+// grid.y = the chunk's tokens, the activation row's whole tiles of shared memory plus the warps'
+// rings, as many blocks per SM as that shared memory allows), and that its
 // launches are the fixed plan's qmv launches in all else (chunks, 32/64-bit choice, index ranges).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -31,7 +32,9 @@ void expect_fixed_but_geometry(const MatmulShape& s, const DeviceLimits& lim, co
   ASSERT_EQ(fixed.path, MatmulPath::qmv);
   ASSERT_EQ(stream.launches.size(), fixed.launches.size());
   ASSERT_EQ(stream.plan.launches.size(), fixed.plan.launches.size());
-  const std::uint64_t smem = ((s.k + 4095) / 4096) * 9216;
+  const std::uint64_t smem = ((s.k + 4095) / 4096) * 8704 + 49152;
+  // The SM's shared memory (opt-in limit + 1 KiB) over each block's (+ 1 KiB), at most blocks_per_sm.
+  const std::uint64_t fit = std::max<std::uint64_t>(1, std::min(blocks_per_sm, (lim.smem_per_block_optin + 1024) / (smem + 1024)));
   for (std::size_t i = 0; i < fixed.launches.size(); ++i) {
     const AffineLaunch& a = stream.launches[i];
     const AffineLaunch& f = fixed.launches[i];
@@ -41,7 +44,7 @@ void expect_fixed_but_geometry(const MatmulShape& s, const DeviceLimits& lim, co
     EXPECT_EQ(a.m, f.m);
     EXPECT_EQ(a.spec.name, f.wide_index ? "qmv_stream_int64" : "qmv_stream_int32");
     EXPECT_EQ(a.spec.block, (Dim3{32, 8, 1}));
-    EXPECT_EQ(a.spec.grid, (Dim3{std::min((s.n + 7) / 8, lim.sm_count * blocks_per_sm), f.spec.grid.y, 1}));
+    EXPECT_EQ(a.spec.grid, (Dim3{std::min((s.n + 7) / 8, lim.sm_count * fit), f.spec.grid.y, 1}));
     EXPECT_EQ(a.spec.dynamic_smem_bytes, smem);
     EXPECT_EQ(a.spec.smem_optin, smem > 48000);
     EXPECT_EQ(describe(stream.plan.launches[i]), describe(a.spec));
@@ -64,8 +67,8 @@ TEST(QmvStreamPlan, LmHeadAtOneTokenIsOnePersistentLaunch) {
   const LaunchSpec& l = h.plan.launches[0];
   EXPECT_EQ(l.name, "qmv_stream_int32");
   EXPECT_EQ(l.grid, (Dim3{sm90.sm_count * kQmvStreamBlocksPerSm, 1, 1}));
-  EXPECT_EQ(l.dynamic_smem_bytes, 9216u);
-  EXPECT_FALSE(l.smem_optin);
+  EXPECT_EQ(l.dynamic_smem_bytes, 8704u + 49152u);  // three such blocks fit an H200 SM's 228 KiB
+  EXPECT_TRUE(l.smem_optin);
   EXPECT_TRUE(predict(h.plan, sm90).accepted());
   expect_fixed_but_geometry(s, sm90, plan_qmv_stream(s, sm90), kQmvStreamBlocksPerSm);
 }
@@ -76,18 +79,25 @@ TEST(QmvStreamPlan, SmallNTakesOneBlockPerEightRowsAndTokensOnGridY) {
   const AffinePlan p = plan_qmv_stream(s, sm90);
   ASSERT_EQ(p.plan.launches.size(), 1u);
   EXPECT_EQ(p.plan.launches[0].grid, (Dim3{48, 7, 1}));
-  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 9216u);  // one partial tile takes a whole one
+  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 8704u + 49152u);  // one partial tile takes a whole one
   expect_fixed_but_geometry(s, sm90, p, kQmvStreamBlocksPerSm);
   expect_fixed_but_geometry(s, sm90, plan_qmv_stream(s, sm90, 1), 1);
 }
 
 TEST(QmvStreamPlan, LongRowsOptIntoSharedMemoryAndTooLongOnesAreIneligible) {
   const DeviceLimits sm90 = test::sm90();
-  const AffinePlan p = plan_qmv_stream(dense(2, 4096, 28672), sm90);  // 7 tiles: 64512 bytes
-  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 64512u);
+  const AffinePlan p = plan_qmv_stream(dense(2, 4096, 28672), sm90);  // 7 tiles: 60928 bytes + the rings
+  EXPECT_EQ(p.plan.launches[0].dynamic_smem_bytes, 60928u + 49152u);
   EXPECT_TRUE(p.plan.launches[0].smem_optin);
+  EXPECT_EQ(p.plan.launches[0].grid.x, sm90.sm_count * 2);  // 110080 bytes: two blocks fit an SM
   EXPECT_TRUE(predict(p.plan, sm90).accepted());
-  const std::uint64_t too_long = (sm90.smem_per_block_optin / 9216 + 1) * 4096;
+  expect_fixed_but_geometry(dense(2, 4096, 28672), sm90, p, kQmvStreamBlocksPerSm);
+  EXPECT_EQ(qmv_stream_resident_blocks(8192, sm90, 3), 3u);   // 17408 + 49152 bytes
+  EXPECT_EQ(qmv_stream_resident_blocks(16384, sm90, 3), 2u);  // 34816 + 49152 bytes
+  EXPECT_EQ(qmv_stream_resident_blocks(73728, sm90, 3), 1u);  // 156672 + 49152 bytes
+  EXPECT_EQ(qmv_stream_resident_blocks(4096, sm90, 3), 3u);
+  EXPECT_EQ(qmv_stream_resident_blocks(4096, sm90, 1), 1u);
+  const std::uint64_t too_long = ((sm90.smem_per_block_optin - 49152) / 8704 + 1) * 4096;
   const auto why = qmv_stream_ineligible(dense(1, 4096, too_long), sm90);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("shared memory"), std::string::npos) << *why;
@@ -167,7 +177,9 @@ RC_GTEST_PROP(QmvStreamPlan, AcceptedSafeAndFixedButGeometry, ()) {
   RC_ASSERT(h.launches.size() == fixed.launches.size());
   for (std::size_t i = 0; i < h.launches.size(); ++i) {
     const Dim3 g = h.launches[i].spec.grid;
-    RC_ASSERT(g.x == std::min((vocab + 7) / 8, test::sm90().sm_count * kQmvStreamBlocksPerSm));
+    const std::uint64_t smem = ((cols + 4095) / 4096) * 8704 + 49152;
+    const std::uint64_t fit = std::min<std::uint64_t>(kQmvStreamBlocksPerSm, (test::sm90().smem_per_block_optin + 1024) / (smem + 1024));
+    RC_ASSERT(g.x == std::min((vocab + 7) / 8, test::sm90().sm_count * fit));
     RC_ASSERT(g.y == fixed.launches[i].spec.grid.y && g.z == 1u);
     RC_ASSERT(h.launches[i].wide_index == fixed.launches[i].wide_index);
   }
