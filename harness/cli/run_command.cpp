@@ -49,7 +49,8 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "run cases of one kernel (lists a,b,c and ranges a:b[:step] allowed)");
   cmd->add_option("kernel", a->kernel, "kernel name (see `gridfuzz list`)")->required();
-  cmd->add_option("--variant", a->variants, "variant(s) to run (default: all)");
+  cmd->add_option("--variant", a->variants, "variant(s) to run: NAME[,NAME...], repeatable (default: all)")
+      ->delimiter(',');
   cmd->add_option("--set", a->sets, "axis value: name=value, name=a,b,c or name=lo:hi[:step]");
   cmd->add_option("--model", a->models,
                   "start from each shape of these model profiles (NAME[,NAME...]; --set overrides a value they set; "

@@ -201,7 +201,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   auto* cmd = app.add_subcommand("sweep", "boundary + random sweep of every kernel and variant (the default job)");
   cmd->add_option("kernel", a->kernels, "kernels to sweep, names or globs like 'gguf.*' (default: all)");
   cmd->add_option("--variant", a->variants,
-                  "run only these variants (the boundaries of every variant are still run for them)");
+                  "run only these variants: NAME[,NAME...], repeatable (the boundaries of every variant are still "
+                  "run for them)")
+      ->delimiter(',');
   cmd->add_option("--model", a->models,
                   "start shapes: the defaults and these model profiles' shapes (NAME[,NAME...], all, or none; "
                   "default all; see `gridfuzz models`)");

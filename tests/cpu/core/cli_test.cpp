@@ -72,6 +72,23 @@ TEST(CliPlan, MissingOptionValueIsExit2) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
 }
 
+// --variant takes a comma list as --set and --model do, or repeats; an unknown name is still exit 2.
+TEST(CliRun, VariantTakesACommaListOrRepeats) {
+  const std::string tail = " --set tokens=8192 --static --device-preset sm_90";
+  for (const std::string variants : {"--variant legacy,fixed,zchunk", "--variant legacy --variant fixed,zchunk"}) {
+    const Result r = run("run gguf.moe_vec " + variants + tail);
+    EXPECT_EQ(r.exit_code, 0) << r.output;  // static rows: predictions, not failures
+    EXPECT_NE(r.output.find("3 case(s)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("gguf.moe_vec/legacy/"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("gguf.moe_vec/fixed/"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("gguf.moe_vec/zchunk/"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("gguf.moe_vec/rows_x/"), std::string::npos) << r.output;
+  }
+  const Result bad = run("run gguf.moe_vec --variant fixed,nonesuch" + tail);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("unknown variant 'nonesuch'"), std::string::npos) << bad.output;
+}
+
 TEST(CliLimits, StaticTableWithoutGpu) {
   const auto r = run("limits --device-preset sm_80");
   EXPECT_EQ(r.exit_code, 0) << r.output;
