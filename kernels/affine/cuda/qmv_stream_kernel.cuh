@@ -126,8 +126,9 @@ __device__ __forceinline__ void qmv_stream_stage(const T* x, std::int64_t k, uin
     for (int c = 0; c < 2; ++c) {
       const std::int64_t e0 = 32 * i + 16 * c;
       const uint4 lo = *reinterpret_cast<const uint4*>(x + e0), hi = *reinterpret_cast<const uint4*>(x + e0 + 8);
-      pairs[(seg * 4 + 2 * c) * 32 + lane] = make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632),
-                                                         __byte_perm(lo.y, lo.w, 0x5410), __byte_perm(lo.y, lo.w, 0x7632));
+      pairs[(seg * 4 + 2 * c) * 32 + lane] =
+          make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632), __byte_perm(lo.y, lo.w, 0x5410),
+                     __byte_perm(lo.y, lo.w, 0x7632));
       pairs[(seg * 4 + 2 * c + 1) * 32 + lane] =
           make_uint4(__byte_perm(hi.x, hi.z, 0x5410), __byte_perm(hi.x, hi.z, 0x7632), __byte_perm(hi.y, hi.w, 0x5410),
                      __byte_perm(hi.y, hi.w, 0x7632));
@@ -173,8 +174,8 @@ __device__ __forceinline__ void qmv_stream_rows(const MatmulArgs& a, const uint4
     if (c.row < a.n) {
       const std::int64_t k0 = c.tile * kQmvStreamTile + lane * 32;
       const std::int64_t g0 = c.row * groups_per_row + (k0 >> group_shift);
-      qmv_stream_issue<T, FULL>(ring_lane + stage * 128, g, reinterpret_cast<const uint4*>(a.w + c.row * words_per_row + k0 / 8),
-                                a.scales + g0, a.biases + g0, seg_groups, k0, a.k);
+      const auto* w_lane = reinterpret_cast<const uint4*>(a.w + c.row * words_per_row + k0 / 8);
+      qmv_stream_issue<T, FULL>(ring_lane + stage * 128, g, w_lane, a.scales + g0, a.biases + g0, seg_groups, k0, a.k);
     }
     qmv_stream_cp_async_commit();
   };

@@ -34,7 +34,8 @@ void expect_fixed_but_geometry(const MatmulShape& s, const DeviceLimits& lim, co
   ASSERT_EQ(stream.plan.launches.size(), fixed.plan.launches.size());
   const std::uint64_t smem = ((s.k + 4095) / 4096) * 8704 + 49152;
   // The SM's shared memory (opt-in limit + 1 KiB) over each block's (+ 1 KiB), at most blocks_per_sm.
-  const std::uint64_t fit = std::max<std::uint64_t>(1, std::min(blocks_per_sm, (lim.smem_per_block_optin + 1024) / (smem + 1024)));
+  const std::uint64_t sm_fit = (lim.smem_per_block_optin + 1024) / (smem + 1024);
+  const std::uint64_t fit = std::max<std::uint64_t>(1, std::min(blocks_per_sm, sm_fit));
   for (std::size_t i = 0; i < fixed.launches.size(); ++i) {
     const AffineLaunch& a = stream.launches[i];
     const AffineLaunch& f = fixed.launches[i];
@@ -178,7 +179,8 @@ RC_GTEST_PROP(QmvStreamPlan, AcceptedSafeAndFixedButGeometry, ()) {
   for (std::size_t i = 0; i < h.launches.size(); ++i) {
     const Dim3 g = h.launches[i].spec.grid;
     const std::uint64_t smem = ((cols + 4095) / 4096) * 8704 + 49152;
-    const std::uint64_t fit = std::min<std::uint64_t>(kQmvStreamBlocksPerSm, (test::sm90().smem_per_block_optin + 1024) / (smem + 1024));
+    const std::uint64_t sm_fit = (test::sm90().smem_per_block_optin + 1024) / (smem + 1024);
+    const std::uint64_t fit = std::min<std::uint64_t>(kQmvStreamBlocksPerSm, sm_fit);
     RC_ASSERT(g.x == std::min((vocab + 7) / 8, test::sm90().sm_count * fit));
     RC_ASSERT(g.y == fixed.launches[i].spec.grid.y && g.z == 1u);
     RC_ASSERT(h.launches[i].wide_index == fixed.launches[i].wide_index);
