@@ -27,6 +27,7 @@ std::optional<std::string> qmv_stream_ineligible(const MatmulShape& s, const Dev
   if (u128{s.m} * s.batches >= 8) return "8 or more tokens take the qmm path";
   if (s.m == 0) return "no tokens";
   if (limits.sm_count == 0) return "the device's SM count is unknown";
+  if (limits.cc_major < 8) return "compute capability " + limits.cc() + ": qmv_stream's cp.async needs sm_80 or newer";
   const std::uint64_t smem = qmv_stream_smem_bytes(s.k);
   if (smem > limits.smem_per_block_optin)
     return "the staged activation row needs " + std::to_string(smem) + " B of shared memory, the device allows " +

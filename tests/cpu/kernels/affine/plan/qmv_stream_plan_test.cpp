@@ -131,8 +131,14 @@ TEST(QmvStreamPlan, OtherCallsDoNotTakeIt) {
   const HopperPlan h = plan_hopper(eight, sm90, true);
   EXPECT_FALSE(h.stream_qmv || h.hopper);
   EXPECT_EQ(describe(h.plan.launches.at(0)), describe(plan_matmul(eight, Variant::fixed, sm90).plan.launches.at(0)));
-  // Not tied to sm_90: a plain CUDA kernel.
+  // Not tied to sm_90: a plain CUDA kernel, but its cp.async needs sm_80 or newer.
   EXPECT_TRUE(plan_hopper(dense(3, 4096, 4096), *device_preset("sm_80"), false).stream_qmv);
+  const DeviceLimits sm75 = *device_preset("sm_75");
+  const auto why75 = qmv_stream_ineligible(dense(3, 4096, 4096), sm75);
+  ASSERT_TRUE(why75);
+  EXPECT_NE(why75->find("sm_80"), std::string::npos) << *why75;
+  const HopperPlan h75 = plan_hopper(dense(3, 4096, 4096), sm75, false);
+  EXPECT_FALSE(h75.stream_qmv || h75.hopper);
 }
 
 TEST(QmvStreamPlan, RowsPastInt32RunTheWideKernelOneTokenPerLaunch) {
