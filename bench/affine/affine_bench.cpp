@@ -26,7 +26,7 @@
 #include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/device/event.hpp"
 #include "gridfuzz/device/stream.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "read_only_kernel.cuh"
 
 namespace gridfuzz::affine {

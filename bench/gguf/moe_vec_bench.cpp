@@ -25,7 +25,7 @@
 #include "call_shape.hpp"
 #include "gemv_launch.hpp"
 #include "gridfuzz/gguf/register.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "quantize_q8_1_launch.hpp"
 
 namespace {

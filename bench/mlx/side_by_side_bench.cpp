@@ -35,7 +35,7 @@
 #include "gridfuzz/device/event.hpp"
 #include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/device/stream.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/mlx/register.hpp"
 
 namespace gridfuzz {

@@ -1,4 +1,4 @@
-#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/engine/case_record.hpp"
 
 #include "gridfuzz_commit.hpp"  // generated at build time: GRIDFUZZ_COMMIT
 

@@ -1,4 +1,4 @@
-#include "gridfuzz/environment.hpp"
+#include "gridfuzz/engine/environment.hpp"
 
 #include <stdexcept>
 

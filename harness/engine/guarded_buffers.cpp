@@ -1,4 +1,4 @@
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 
 #include <stdexcept>
 

@@ -1,5 +1,5 @@
 #include "gridfuzz/device/context.hpp"
-#include "gridfuzz/executor.hpp"
+#include "gridfuzz/engine/executor.hpp"
 
 namespace gridfuzz {
 

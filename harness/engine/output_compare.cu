@@ -6,8 +6,8 @@
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/device/driver_api.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
-#include "gridfuzz/output_compare.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/engine/output_compare.hpp"
 
 namespace gridfuzz {
 namespace {

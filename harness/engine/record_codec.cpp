@@ -1,4 +1,4 @@
-#include "gridfuzz/record_codec.hpp"
+#include "gridfuzz/engine/record_codec.hpp"
 
 #include <charconv>
 #include <map>

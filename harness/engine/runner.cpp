@@ -1,4 +1,4 @@
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,9 @@
 #include "gridfuzz/device/launch_recorder.hpp"
 #include "gridfuzz/device/plan_vs_recorded.hpp"
 #include "gridfuzz/device/stream.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
-#include "gridfuzz/output_compare.hpp"
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/engine/output_compare.hpp"
+#include "gridfuzz/core/verdict.hpp"
 
 namespace gridfuzz {
 namespace {

@@ -1,4 +1,4 @@
-#include "gridfuzz/executor.hpp"
+#include "gridfuzz/engine/executor.hpp"
 
 namespace gridfuzz {
 

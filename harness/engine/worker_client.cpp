@@ -1,4 +1,4 @@
-#include "gridfuzz/worker_client.hpp"
+#include "gridfuzz/engine/worker_client.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "gridfuzz/crash_note.hpp"
-#include "gridfuzz/worker_protocol.hpp"
+#include "gridfuzz/engine/worker_protocol.hpp"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "gridfuzz/worker_pool.hpp"
+#include "gridfuzz/engine/worker_pool.hpp"
 
 #include <atomic>
 #include <charconv>

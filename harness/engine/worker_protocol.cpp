@@ -1,8 +1,8 @@
-#include "gridfuzz/worker_protocol.hpp"
+#include "gridfuzz/engine/worker_protocol.hpp"
 
 #include <stdexcept>
 
-#include "gridfuzz/record_codec.hpp"
+#include "gridfuzz/engine/record_codec.hpp"
 
 namespace gridfuzz {
 

@@ -1,4 +1,4 @@
-#include "plugin_loader.hpp"
+#include "gridfuzz/plugin/plugin_loader.hpp"
 
 #include <array>
 #include <filesystem>
@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "gridfuzz/api_version.hpp"
-#include "shared_library.hpp"
+#include "gridfuzz/plugin/shared_library.hpp"
 
 namespace gridfuzz::plugin {
 namespace {

@@ -1,4 +1,4 @@
-#include "shared_library.hpp"
+#include "gridfuzz/plugin/shared_library.hpp"
 
 #include <dlfcn.h>
 

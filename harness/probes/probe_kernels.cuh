@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/limit_probes.hpp"
+#include "gridfuzz/core/limit_probes.hpp"
 
 namespace gridfuzz::device {
 

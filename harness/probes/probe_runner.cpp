@@ -1,4 +1,4 @@
-#include "gridfuzz/device/probe_runner.hpp"
+#include "gridfuzz/probes/probe_runner.hpp"
 
 #include <sstream>
 #include <vector>

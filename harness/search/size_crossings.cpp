@@ -1,4 +1,4 @@
-#include "gridfuzz/size_crossings.hpp"
+#include "gridfuzz/search/size_crossings.hpp"
 
 #include <algorithm>
 

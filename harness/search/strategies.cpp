@@ -1,4 +1,4 @@
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 
 #include <cmath>
 

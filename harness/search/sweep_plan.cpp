@@ -1,4 +1,4 @@
-#include "gridfuzz/sweep_plan.hpp"
+#include "gridfuzz/search/sweep_plan.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
-#include "gridfuzz/size_crossings.hpp"
+#include "gridfuzz/search/size_crossings.hpp"
 
 namespace gridfuzz {
 

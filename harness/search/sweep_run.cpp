@@ -1,4 +1,4 @@
-#include "gridfuzz/sweep_run.hpp"
+#include "gridfuzz/search/sweep_run.hpp"
 
 #include <rapidcheck.h>
 
@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/core/verdict.hpp"
 
 namespace gridfuzz {
 namespace {

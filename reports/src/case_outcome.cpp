@@ -3,7 +3,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "gridfuzz/case.hpp"
+#include "gridfuzz/core/case.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/predictor.hpp"
 

@@ -10,7 +10,7 @@
 #include "detail/csv_text.hpp"
 #include "detail/records_to_rows.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
-#include "gridfuzz/text_file.hpp"
+#include "gridfuzz/core/text_file.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
 #include "gridfuzz/reports/text_escape.hpp"

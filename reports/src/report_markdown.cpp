@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"

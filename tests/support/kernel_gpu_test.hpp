@@ -17,7 +17,7 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 
 namespace gridfuzz::testing {
 

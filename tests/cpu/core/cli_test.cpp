@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "../../support/run_gridfuzz.hpp"
-#include "parse.hpp"
+#include "gridfuzz/app/parse.hpp"
 #include "split_output.hpp"
 
 namespace {
@@ -97,23 +97,23 @@ TEST(CliLimits, StaticTableWithoutGpu) {
 }
 
 TEST(CliParse, ParsesDecimalAndRejectsEverythingElse) {
-  using gridfuzz::cli::parse_u64;
-  using gridfuzz::cli::UsageError;
+  using gridfuzz::app::parse_u64;
+  using gridfuzz::app::UsageError;
   EXPECT_EQ(parse_u64("0", "o"), 0u);
   EXPECT_EQ(parse_u64("18446744073709551615", "o"), UINT64_MAX);
   for (const char* bad : {"", "-1", "18446744073709551616", "1e3", "0x10", " 1", "1 ", "+1", "1,2"})
     EXPECT_THROW(parse_u64(bad, "o"), UsageError) << bad;
-  const auto d = gridfuzz::cli::parse_dim3("7,8", "g");
+  const auto d = gridfuzz::app::parse_dim3("7,8", "g");
   EXPECT_EQ(d, (gridfuzz::Dim3{7, 8, 1}));
 }
 
 RC_GTEST_PROP(CliParseProperty, EveryU64RoundTripsThroughText, (std::uint64_t v)) {
-  RC_ASSERT(gridfuzz::cli::parse_u64(std::to_string(v), "o") == v);
+  RC_ASSERT(gridfuzz::app::parse_u64(std::to_string(v), "o") == v);
 }
 
 RC_GTEST_PROP(CliParseProperty, TextWithANonDigitIsRejected, (std::string s)) {
   RC_PRE(s.find_first_not_of("0123456789") != std::string::npos);
-  RC_ASSERT_THROWS_AS(gridfuzz::cli::parse_u64(s, "o"), gridfuzz::cli::UsageError);
+  RC_ASSERT_THROWS_AS(gridfuzz::app::parse_u64(s, "o"), gridfuzz::app::UsageError);
 }
 
 // ---- Output a CI and a person can read (issue 18, item 2) -----------------------------------

@@ -14,7 +14,7 @@
 
 #include "../../support/ctest_gpu_resource.hpp"
 #include "../../support/run_gridfuzz.hpp"
-#include "ctest_resource_spec.hpp"
+#include "gridfuzz/app/ctest_resource_spec.hpp"
 #include "gridfuzz/device/device.hpp"
 
 namespace fs = std::filesystem;
@@ -52,7 +52,7 @@ struct TempDir {
 
 TEST(CtestResourceSpec, RealCtestGivesEachConcurrentTestItsOwnGpu) {
   TempDir dir;
-  std::ofstream(dir.path / "spec.json") << gridfuzz::cli::ctest_resource_spec(2);
+  std::ofstream(dir.path / "spec.json") << gridfuzz::app::ctest_resource_spec(2);
   // Six tests that each hold "their GPU" for 0.3 s: mkdir fails if another test holds the same one.
   std::ofstream tests(dir.path / "CTestTestfile.cmake");
   for (int i = 0; i < 6; ++i) {
@@ -88,7 +88,7 @@ TEST(CtestResourceSpec, DevicesCommandWritesTheSpecForTheGpusPresent) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::stringstream text;
   text << std::ifstream(path).rdbuf();
-  EXPECT_EQ(text.str(), gridfuzz::cli::ctest_resource_spec(gridfuzz::device::device_count()));
+  EXPECT_EQ(text.str(), gridfuzz::app::ctest_resource_spec(gridfuzz::device::device_count()));
   const auto bad = gridfuzz::testing::run_gridfuzz("devices --ctest-resource-spec /nonexistent-dir/spec.json");
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("cannot write"), std::string::npos) << bad.output;

@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "gridfuzz/limit_probes.hpp"
+#include "gridfuzz/core/limit_probes.hpp"
 #include "gridfuzz/predictor.hpp"
 
 using namespace gridfuzz;

@@ -11,11 +11,11 @@
 #include <sstream>
 
 #include "gridfuzz/reports/text_escape.hpp"
-#include "json_writer.hpp"
-#include "progress.hpp"
+#include "gridfuzz/app/json_writer.hpp"
+#include "gridfuzz/app/progress.hpp"
 #include "split_output.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz::app {
 namespace {
 
 TEST(JsonWriter, NestsAndSeparates) {
@@ -112,4 +112,4 @@ TEST(Progress, DurationFormat) {
 }
 
 }  // namespace
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz::app

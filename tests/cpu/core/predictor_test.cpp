@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "gridfuzz/limit_probes.hpp"
+#include "gridfuzz/core/limit_probes.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
 

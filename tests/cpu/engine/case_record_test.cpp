@@ -5,12 +5,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/device_limits.hpp"
-#include "gridfuzz/record_codec.hpp"
+#include "gridfuzz/engine/record_codec.hpp"
 #include "gridfuzz/reporters/record_row.hpp"
-#include "gridfuzz/worker_protocol.hpp"
-#include "session.hpp"
+#include "gridfuzz/engine/worker_protocol.hpp"
+#include "gridfuzz/app/session.hpp"
 
 namespace gridfuzz {
 namespace {
@@ -19,7 +19,7 @@ namespace {
 // 65536 is refused), with every field that can be set given a value that is not its default.
 CaseRecord sample_record() {
   const DeviceLimits limits = *device_preset("sm_90");
-  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
+  const Kernel& k = *app::builtin_registry().find("gguf.moe_vec");
   Params p = Params::defaults(k.axes());
   p.set("tokens", "8192");
   p.set("top_k", "8");

@@ -2,11 +2,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "case_expansion.hpp"
-#include "gridfuzz/case.hpp"
-#include "gridfuzz/ledger.hpp"
-#include "gridfuzz/verdict.hpp"
-#include "parse.hpp"
+#include "gridfuzz/app/case_expansion.hpp"
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/core/ledger.hpp"
+#include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/app/parse.hpp"
 
 using namespace gridfuzz;
 
@@ -105,7 +105,7 @@ TEST(Verdict, EveryCombination) {
 }
 
 TEST(CaseExpansion, ProductZipListsAndRanges) {
-  using namespace gridfuzz::cli;
+  using namespace gridfuzz::app;
   auto cases = expand_cases(kAxes, {parse_set("tokens=8190:8194", true), parse_set("top_k=2,8", true)}, false);
   EXPECT_EQ(cases.size(), 10u);
   EXPECT_EQ(cases.front().get("quant"), "q4_0");  // unset axes take their defaults
@@ -119,7 +119,7 @@ TEST(CaseExpansion, ProductZipListsAndRanges) {
 }
 
 TEST(CaseExpansion, ErrorsNameTheProblem) {
-  using namespace gridfuzz::cli;
+  using namespace gridfuzz::app;
   EXPECT_THROW(parse_set("tokens", true), UsageError);
   EXPECT_THROW(parse_set("tokens=", true), UsageError);
   EXPECT_THROW(parse_set("tokens=5:1", true), UsageError);

@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gridfuzz/case.hpp"
-#include "gridfuzz/worker_protocol.hpp"
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/engine/worker_protocol.hpp"
 
 #include <fstream>
 #include <thread>

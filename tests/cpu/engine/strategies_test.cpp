@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gridfuzz/strategies.hpp"
-#include "gridfuzz/sweep_plan.hpp"
+#include "gridfuzz/search/strategies.hpp"
+#include "gridfuzz/search/sweep_plan.hpp"
 #include "selftest_kernels.hpp"
 
 using namespace gridfuzz;

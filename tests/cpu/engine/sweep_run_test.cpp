@@ -14,12 +14,12 @@
 
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
-#include "gridfuzz/case_record.hpp"
+#include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/reporters/csv_reporter.hpp"
-#include "session.hpp"
-#include "gridfuzz/sweep_run.hpp"
+#include "gridfuzz/app/session.hpp"
+#include "gridfuzz/search/sweep_run.hpp"
 
-namespace gridfuzz::cli {
+namespace gridfuzz::app {
 namespace {
 
 bool injected_bug(const Case& c) {
@@ -229,4 +229,4 @@ TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
 }
 
 }  // namespace
-}  // namespace gridfuzz::cli
+}  // namespace gridfuzz::app

@@ -7,12 +7,12 @@
 #include <set>
 #include <stdexcept>
 
-#include "gridfuzz/model_profiles.hpp"
-#include "gridfuzz/size_crossings.hpp"
-#include "model_option.hpp"
-#include "parse.hpp"
-#include "session.hpp"
-#include "gridfuzz/sweep_plan.hpp"
+#include "gridfuzz/core/model_profiles.hpp"
+#include "gridfuzz/search/size_crossings.hpp"
+#include "gridfuzz/app/model_option.hpp"
+#include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/app/session.hpp"
+#include "gridfuzz/search/sweep_plan.hpp"
 
 using namespace gridfuzz;
 
@@ -112,7 +112,7 @@ TEST(ModelProfiles, NamedOnceEachWithASourceAndTheShapesTheyClaim) {
 }
 
 TEST(ModelProfiles, EachKernelTakesTheShapesItsAxesName) {
-  const auto& registry = cli::builtin_registry();
+  const auto& registry = app::builtin_registry();
   const ModelProfile& qwen = *find_model_profile("qwen3-235b-a22b");
   auto roles = [&](const std::string& kernel) {
     std::set<std::string> out;
@@ -122,14 +122,14 @@ TEST(ModelProfiles, EachKernelTakesTheShapesItsAxesName) {
   EXPECT_EQ(roles("gguf.moe_vec"), (std::set<std::string>{"moe.gate_up", "moe.down"}));
   EXPECT_EQ(roles("affine.qmm"), (std::set<std::string>{"lm_head"}));
   EXPECT_EQ(roles("gguf.mmvq"), (std::set<std::string>{"ffn.up", "ffn.down"}));
-  const auto down = cli::model_starts(*registry.find("gguf.moe_vec"), {&qwen});
+  const auto down = app::model_starts(*registry.find("gguf.moe_vec"), {&qwen});
   ASSERT_EQ(down.size(), 2u);
   EXPECT_EQ(down[1].params.get("proj"), "down");
   EXPECT_EQ(down[1].params.get("rows"), "4096");
   EXPECT_EQ(down[1].params.get("cols"), "1536");
-  EXPECT_THROW(cli::parse_models("llama3-8b,no-such-model"), cli::UsageError);
-  EXPECT_EQ(cli::parse_models("all").size(), model_profiles().size());
-  EXPECT_TRUE(cli::parse_models("none").empty());
+  EXPECT_THROW(app::parse_models("llama3-8b,no-such-model"), app::UsageError);
+  EXPECT_EQ(app::parse_models("all").size(), model_profiles().size());
+  EXPECT_TRUE(app::parse_models("none").empty());
 }
 
 namespace {
@@ -138,8 +138,8 @@ namespace {
 const SweepPlan& default_plan() {
   static const SweepPlan plan = [] {
     std::vector<const Kernel*> kernels;
-    for (const auto& k : cli::builtin_registry().all()) kernels.push_back(k.get());
-    return plan_sweep(kernels, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+    for (const auto& k : app::builtin_registry().all()) kernels.push_back(k.get());
+    return plan_sweep(kernels, *device_preset("sm_90"), {.profiles = app::parse_models("all")});
   }();
   return plan;
 }
@@ -170,7 +170,7 @@ TEST(SweepPlan, RunsEveryVariantAtTheHeadlineBoundaries) {
 // Where the LM head's output (tokens x vocab, 2-byte elements) crosses 2^31 bytes, for each
 // profile's vocab: a size no index declaration has to name.
 TEST(SweepPlan, ReachesTheOutputByteCrossingForEveryProfileVocab) {
-  const Kernel& qmm = *cli::builtin_registry().find("affine.qmm");
+  const Kernel& qmm = *app::builtin_registry().find("affine.qmm");
   for (const ModelProfile& m : model_profiles()) {
     if (qmm.check(apply_shape(shapes_for_axes(m, qmm.axes()).front(), Params::defaults(qmm.axes()), qmm.axes())) ||
         Params::validate(apply_shape(shapes_for_axes(m, qmm.axes()).front(), Params::defaults(qmm.axes()), qmm.axes()),
@@ -191,7 +191,7 @@ TEST(SweepPlan, ReachesTheOutputByteCrossingForEveryProfileVocab) {
 }
 
 TEST(SweepPlan, VariantFilterKeepsTheOtherVariantsBoundaries) {
-  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
+  const Kernel& k = *app::builtin_registry().find("gguf.moe_vec");
   const auto plan = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = {}, .variants = {"fixed"}});
   ASSERT_EQ(plan.targets.size(), 1u);
   EXPECT_EQ(plan.targets[0].variant, "fixed");
@@ -205,7 +205,7 @@ TEST(SweepPlan, VariantFilterKeepsTheOtherVariantsBoundaries) {
 TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
   DeviceLimits small = *device_preset("sm_90");
   small.total_mem_bytes = 64ull << 20;
-  const Kernel& k = *cli::builtin_registry().find("affine.qmm");
+  const Kernel& k = *app::builtin_registry().find("affine.qmm");
   const auto plan = plan_sweep({&k}, small, {});
   for (const auto& t : plan.targets)
     for (const Case& c : t.boundary_cases) EXPECT_LE(case_device_bytes(k, c.params), small.total_mem_bytes);
@@ -216,8 +216,8 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
 // `sweep --tiers`: only the named tiers' boundary cases stay, each with its tier; the plan says
 // how many cases each tier holds.
 TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
-  const Kernel& k = *cli::builtin_registry().find("gguf.moe_vec");
-  const auto full = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = cli::parse_models("all")});
+  const Kernel& k = *app::builtin_registry().find("gguf.moe_vec");
+  const auto full = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = app::parse_models("all")});
   std::size_t defaults_in_full = 0;
   for (const auto& t : full.targets)
     for (int tier : t.tiers) defaults_in_full += tier == kDefaultBoundaries;

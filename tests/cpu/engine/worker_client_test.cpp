@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "gridfuzz/worker_client.hpp"
+#include "gridfuzz/engine/worker_client.hpp"
 
 using gridfuzz::WorkerClient;
 using gridfuzz::WorkerReply;

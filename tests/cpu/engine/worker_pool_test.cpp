@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 
-#include "gridfuzz/worker_pool.hpp"
+#include "gridfuzz/engine/worker_pool.hpp"
 
 using gridfuzz::WorkerPool;
 using gridfuzz::WorkerReply;

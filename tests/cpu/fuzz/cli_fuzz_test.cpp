@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "builtin_kernels.hpp"
-#include "case_expansion.hpp"
+#include "gridfuzz/app/builtin_kernels.hpp"
+#include "gridfuzz/app/case_expansion.hpp"
 #include "fuzz_support.hpp"
 #include "gridfuzz/registry.hpp"
-#include "gridfuzz/worker_pool.hpp"
-#include "parse.hpp"
+#include "gridfuzz/engine/worker_pool.hpp"
+#include "gridfuzz/app/parse.hpp"
 
 namespace gridfuzz::fuzz {
 namespace {
 
-using cli::UsageError;
+using app::UsageError;
 
 bool all_digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -36,7 +36,7 @@ std::string canonical_number(std::string_view text) {
 const std::vector<std::shared_ptr<const Kernel>>& builtin_kernels() {
   static const auto kernels = [] {
     Registry registry;
-    cli::register_builtin_kernels(registry);
+    app::register_builtin_kernels(registry);
     return registry.all();
   }();
   return kernels;
@@ -62,7 +62,7 @@ std::vector<std::string> set_seeds(const Kernel& kernel) {
 
 struct Expansion {
   std::shared_ptr<const Kernel> kernel;
-  std::vector<cli::SetArg> sets;
+  std::vector<app::SetArg> sets;
   bool zip = false;
   std::size_t max_cases = 0;
   Outcome<std::vector<Params>> outcome;
@@ -78,13 +78,13 @@ Expansion expand_mutated_sets() {
   const auto count = *rc::gen::inRange(1, 4);
   for (int i = 0; i < count; ++i) {
     const std::string text = mutated(seeds, "=,:");
-    const auto set = expect_value_or<UsageError>([&] { return cli::parse_set(text, true); });
+    const auto set = expect_value_or<UsageError>([&] { return app::parse_set(text, true); });
     if (set.value) x.sets.push_back(*set.value);
   }
   x.zip = *rc::gen::arbitrary<bool>();
   x.max_cases = *rc::gen::inRange<std::size_t>(1, 64);
   RC_LOG() << "zip=" << x.zip << " max_cases=" << x.max_cases << "\n";
-  x.outcome = expect_value_or<UsageError>([&] { return cli::expand_cases(x.kernel->axes(), x.sets, x.zip, x.max_cases); });
+  x.outcome = expect_value_or<UsageError>([&] { return app::expand_cases(x.kernel->axes(), x.sets, x.zip, x.max_cases); });
   if (!x.outcome.value) RC_LOG() << "rejected: " << cpp_literal(x.outcome.rejected) << "\n";
   return x;
 }
@@ -93,7 +93,7 @@ Expansion expand_mutated_sets() {
 
 FUZZ_PROP(FuzzCli, ParseU64ReturnsTheNumberOrThrowsUsageError, 3000) {
   const std::string text = mutated({"0", "65536", "18446744073709551615", "007"}, "");
-  const auto parsed = expect_value_or<UsageError>([&] { return cli::parse_u64(text, "--opt"); });
+  const auto parsed = expect_value_or<UsageError>([&] { return app::parse_u64(text, "--opt"); });
   if (!parsed.value) return;
   RC_ASSERT(all_digits(text));
   RC_ASSERT(std::to_string(*parsed.value) == canonical_number(text));
@@ -101,7 +101,7 @@ FUZZ_PROP(FuzzCli, ParseU64ReturnsTheNumberOrThrowsUsageError, 3000) {
 
 FUZZ_PROP(FuzzCli, ParseDim3ReturnsExtentsOrThrowsUsageError, 3000) {
   const std::string text = mutated({"1,1,65535", "65536", "7,8", "4294967296,1,0"}, ",");
-  const auto parsed = expect_value_or<UsageError>([&] { return cli::parse_dim3(text, "--grid"); });
+  const auto parsed = expect_value_or<UsageError>([&] { return app::parse_dim3(text, "--grid"); });
   if (!parsed.value) return;
   std::vector<std::string> parts{""};
   for (const char c : text) {
@@ -129,9 +129,9 @@ FUZZ_PROP(FuzzCli, ParseSetReturnsValuesOrThrowsUsageError, 3000) {
               "=,:");
   const bool allow_many = *rc::gen::arbitrary<bool>();
   RC_LOG() << "allow_many=" << allow_many << "\n";
-  const auto parsed = expect_value_or<UsageError>([&] { return cli::parse_set(text, allow_many); });
+  const auto parsed = expect_value_or<UsageError>([&] { return app::parse_set(text, allow_many); });
   if (!parsed.value) return;
-  const cli::SetArg& a = *parsed.value;
+  const app::SetArg& a = *parsed.value;
   RC_ASSERT(!a.name.empty());
   RC_ASSERT(a.name.find('=') == std::string::npos);
   RC_ASSERT(!a.values.empty());
@@ -172,9 +172,9 @@ TEST(FuzzCli, ExpandCasesNeverReturnsMoreThanMaxCases) {
   tokens.min = 1;
   tokens.max = 100;
   const std::vector<AxisSpec> axes{tokens};
-  const std::vector<cli::SetArg> sets{cli::parse_set("tokens=1:3", true)};
-  EXPECT_THROW(cli::expand_cases(axes, sets, /*zip=*/false, /*max_cases=*/2), UsageError);
-  EXPECT_THROW(cli::expand_cases(axes, sets, /*zip=*/true, /*max_cases=*/2), UsageError)
+  const std::vector<app::SetArg> sets{app::parse_set("tokens=1:3", true)};
+  EXPECT_THROW(app::expand_cases(axes, sets, /*zip=*/false, /*max_cases=*/2), UsageError);
+  EXPECT_THROW(app::expand_cases(axes, sets, /*zip=*/true, /*max_cases=*/2), UsageError)
       << "expand_cases(tokens=1:3, zip, max_cases=2) returns 3 cases";
   check_property(1000, [] {
     const Expansion x = expand_mutated_sets();

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "gridfuzz/case.hpp"
-#include "gridfuzz/ledger.hpp"
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/core/ledger.hpp"
 #include "gridfuzz/params.hpp"
 
 namespace gridfuzz::fuzz {

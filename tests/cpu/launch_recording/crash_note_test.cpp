@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "gridfuzz/crash_note.hpp"
-#include "gridfuzz/worker_client.hpp"
+#include "gridfuzz/engine/worker_client.hpp"
 
 namespace gridfuzz {
 namespace {

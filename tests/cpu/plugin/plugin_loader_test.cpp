@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "plugin_loader.hpp"
-#include "session.hpp"
+#include "gridfuzz/plugin/plugin_loader.hpp"
+#include "gridfuzz/app/session.hpp"
 
 using namespace gridfuzz;
 
@@ -22,7 +22,7 @@ TEST(PluginLoader, RegistersIntoTheGivenRegistryAndThePathReachesTheWorker) {
   EXPECT_TRUE(std::filesystem::path(loaded[0]).is_absolute());
   EXPECT_TRUE(std::filesystem::equivalent(loaded[0], GRIDFUZZ_SELFTEST_PLUGIN));
 
-  const auto argv = cli::worker_argv(cli::EngineOptions{}, 3);
+  const auto argv = app::worker_argv(app::EngineOptions{}, 3);
   const auto plugin_flag = std::find(argv.begin(), argv.end(), "--plugin");
   const auto worker = std::find(argv.begin(), argv.end(), "worker");
   ASSERT_NE(plugin_flag, argv.end());

@@ -9,7 +9,7 @@
 
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/registry.hpp"
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 #include "selftest_kernels.hpp"
 #include "selftest_triggers.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/case.hpp"
+#include "gridfuzz/core/case.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 
 namespace gridfuzz::reports {

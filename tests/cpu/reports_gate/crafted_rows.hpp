@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/case.hpp"
+#include "gridfuzz/core/case.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/csv_writer.hpp"
 #include "gridfuzz/reports/schema.hpp"

@@ -9,7 +9,7 @@
 
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
-#include "gridfuzz/device/probe_runner.hpp"
+#include "gridfuzz/probes/probe_runner.hpp"
 
 using namespace gridfuzz;
 

@@ -3,7 +3,7 @@
 // unexpected-pass), and a fault of one entry does not stop the others.
 #include <gtest/gtest.h>
 
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/core/verdict.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,8 +16,8 @@
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
-#include "gridfuzz/runner.hpp"
-#include "session.hpp"
+#include "gridfuzz/engine/runner.hpp"
+#include "gridfuzz/app/session.hpp"
 
 namespace fs = std::filesystem;
 using namespace gridfuzz;
@@ -56,7 +56,7 @@ TEST(CorpusReplay, DISABLED_OneEntryChild) {
   const char* result_path = std::getenv(kResultEnv);
   ASSERT_TRUE(entry && result_path) << "run only by NoCaseOfTheCorpusFailsAgain";
   const Case c = Case::parse_replay(entry);
-  const auto kernel = cli::builtin_registry().find(c.kernel);
+  const auto kernel = app::builtin_registry().find(c.kernel);
   ASSERT_TRUE(kernel) << "corpus case of an unknown kernel: " << entry;
   const Ledger ledger = Ledger::load(source_file("properties/known-failures.txt").string());
   device::PrimaryContext ctx(0);

@@ -6,7 +6,7 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/kernel_activity.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "selftest_kernels.hpp"
 
 using namespace gridfuzz;

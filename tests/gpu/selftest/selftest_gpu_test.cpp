@@ -10,7 +10,7 @@
 // binaries); GRIDFUZZ_SELFTEST_OUT keeps the CSVs and writes bug-classes-table.md there.
 #include <gtest/gtest.h>
 
-#include "gridfuzz/verdict.hpp"
+#include "gridfuzz/core/verdict.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,10 +23,10 @@
 #include <set>
 #include <sstream>
 
-#include "gridfuzz/case.hpp"
+#include "gridfuzz/core/case.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
-#include "gridfuzz/guarded_buffers.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "selftest_kernels.hpp"
 #include "selftest_table.hpp"

@@ -9,7 +9,7 @@
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::affine::test {

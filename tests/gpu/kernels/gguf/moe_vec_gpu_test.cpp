@@ -15,7 +15,7 @@
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/gguf/register.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::gguf {

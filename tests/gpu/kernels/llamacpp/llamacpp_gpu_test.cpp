@@ -25,7 +25,7 @@
 #include "probe_kernels.cuh"
 #include "gridfuzz/llamacpp/register.hpp"
 #include "gridfuzz/registry.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::llamacpp {

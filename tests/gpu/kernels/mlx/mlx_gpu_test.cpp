@@ -13,7 +13,7 @@
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/mlx/register.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "kernel_gpu_test.hpp"
 
 namespace gridfuzz::mlx {

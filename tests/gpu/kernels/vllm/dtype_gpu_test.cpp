@@ -14,7 +14,7 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/runner.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "kernel_gpu_test.hpp"
 

@@ -3,7 +3,7 @@
 // once T*V wraps past 2^32. Every change must be found at its exact value.
 #include <gtest/gtest.h>
 
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 #include "plan_test_support.hpp"
 
 namespace gridfuzz::affine::test {

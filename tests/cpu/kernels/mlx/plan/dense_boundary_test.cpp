@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 #include "mlx_test_support.hpp"
 #include "plan/mlx_call.hpp"
 

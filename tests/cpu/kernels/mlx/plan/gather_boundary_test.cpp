@@ -2,7 +2,7 @@
 // function, qmm_sm80.cu:77-80), so the launch is refused past max_grid_z pairs.
 #include <gtest/gtest.h>
 
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 #include "mlx_test_support.hpp"
 #include "plan/mlx_call.hpp"
 

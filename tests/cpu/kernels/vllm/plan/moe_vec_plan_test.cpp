@@ -10,7 +10,7 @@
 #include "gridfuzz/vllm/register.hpp"
 #include "plan/moe_vec_plan.hpp"
 #include "plan_test_support.hpp"
-#include "gridfuzz/strategies.hpp"
+#include "gridfuzz/search/strategies.hpp"
 
 namespace gridfuzz::vllm {
 namespace {

@@ -1,0 +1,231 @@
+// `gridfuzz diff BASELINE CURRENT`: the nightly gate. Exit 0 when it passes, 1 when it fails (a
+// new failure, model-mismatch or unexpected-pass, a moved boundary, a significant slow-down;
+// the list is printed), 2 when the CSVs cannot be compared (missing, corrupt, another schema
+// major version, a missing column; rows of different devices; no case in common).
+// docs/REPORTS.md states the rules. --json prints the result as JSON instead of text; --junit
+// FILE also writes the gate's findings as JUnit XML.
+#include <cmath>
+#include <fstream>
+#include <iostream>
+
+#include "gridfuzz/app/commands.hpp"
+#include "gridfuzz/reports/baseline_diff.hpp"
+#include "gridfuzz/reports/junit.hpp"
+#include "gridfuzz/reports/row_set.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/app/json_writer.hpp"
+#include "gridfuzz/app/parse.hpp"
+
+namespace gridfuzz::app {
+namespace {
+
+struct DiffArgs {
+  std::string baseline, current;
+  std::string threshold = "10%";
+  double min_delta_ms = 0.02;
+  std::size_t max_listed = 50;
+  bool same_verdicts = false;
+  bool json = false;
+  std::string junit;
+};
+
+// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%.
+double parse_threshold(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !(value >= 0) || !std::isfinite(value))
+    throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
+  if (percent) value /= 100;
+  if (!percent && value > 1)
+    throw UsageError("--threshold '" + text + "' is ambiguous: write 10% or 0.1");
+  return value;
+}
+
+void write_case(JsonWriter& j, const reports::CaseChange& c) {
+  j.begin_object()
+      .field("device", c.device)
+      .field("kernel", c.kernel)
+      .field("variant", c.variant)
+      .field("replay", c.replay)
+      .field("before", c.before)
+      .field("after", c.after)
+      .field("detail", c.detail)
+      .end_object();
+}
+
+void write_samples(JsonWriter& j, const reports::TimingSamples& t) {
+  j.begin_object()
+      .field("median_ms", t.median_ms)
+      .field("min_ms", t.min_ms)
+      .field("max_ms", t.max_ms)
+      .field("samples", static_cast<long long>(t.samples))
+      .end_object();
+}
+
+void write_timed(JsonWriter& j, const reports::TimedCase& t) {
+  j.begin_object()
+      .field("device", t.device)
+      .field("kernel", t.kernel)
+      .field("variant", t.variant)
+      .field("replay", t.replay);
+  j.key("before");
+  write_samples(j, t.before);
+  j.key("after");
+  write_samples(j, t.after);
+  j.field("change", std::string(reports::to_string(t.comparison.change)))
+      .field("relative", t.comparison.relative)
+      .field("reason", t.comparison.reason)
+      .end_object();
+}
+
+void write_first_fail(JsonWriter& j, const std::optional<std::int64_t>& v) {
+  if (v)
+    j.value(static_cast<long long>(*v));
+  else
+    j.null();
+}
+
+void write_line(JsonWriter& j, const reports::BoundaryLine& b) {
+  j.begin_object()
+      .field("device", b.device)
+      .field("kernel", b.kernel)
+      .field("variant", b.variant)
+      .field("axis", b.axis)
+      .field("along", b.along);
+  j.key("predicted_first_fail");
+  write_first_fail(j, b.predicted.first_fail);
+  j.key("observed_first_fail");
+  if (b.observed)
+    write_first_fail(j, b.observed->first_fail);
+  else
+    j.null();
+  j.end_object();
+}
+
+template <typename List, typename Write>
+void write_list(JsonWriter& j, const char* name, const List& items, Write write) {
+  j.key(name).begin_array();
+  for (const auto& item : items) write(j, item);
+  j.end_array();
+}
+
+// The whole comparison as one JSON object; "gate" is "passed", "failed" or "not-run" (with
+// "reason"), "exit_code" what the command returns.
+std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int exit_code) {
+  JsonWriter j;
+  j.begin_object();
+  const auto why = diff.incomparable();
+  j.field("gate", why ? "not-run" : diff.gate_failed() ? "failed" : "passed");
+  if (why) j.field("reason", *why);
+  j.field("exit_code", exit_code);
+  j.key("baseline").begin_object().field("path", a.baseline).field("rows", diff.baseline_rows);
+  j.field("devices", diff.baseline_devices).end_object();
+  j.key("current").begin_object().field("path", a.current).field("rows", diff.current_rows);
+  j.field("devices", diff.current_devices).end_object();
+  j.field("matched_cases", diff.matched_cases).field("threshold", diff.threshold);
+  if (a.same_verdicts) j.field("same_verdicts", !why && diff.same_cases_and_verdicts());
+  if (!why) {
+    const auto write_line_item = [](JsonWriter& w, const reports::BoundaryLine& b) { write_line(w, b); };
+    const auto write_move = [](JsonWriter& w, const reports::BoundaryMove& m) {
+      w.begin_object().field("what", m.what);
+      w.key("before");
+      write_line(w, m.before);
+      w.key("after");
+      write_line(w, m.after);
+      w.end_object();
+    };
+    write_list(j, "new_failures", diff.new_failures, write_case);
+    write_list(j, "new_model_mismatches", diff.new_model_mismatches, write_case);
+    write_list(j, "new_unexpected_passes", diff.new_unexpected_passes, write_case);
+    write_list(j, "moved_boundaries", diff.moved_boundaries, write_move);
+    write_list(j, "slower", diff.slower, write_timed);
+    write_list(j, "still_failing", diff.still_failing, write_case);
+    write_list(j, "no_longer_failing", diff.no_longer_failing, write_case);
+    write_list(j, "other_changes", diff.other_changes, write_case);
+    write_list(j, "faster", diff.faster, write_timed);
+    write_list(j, "unsure", diff.unsure, write_timed);
+    j.field("timing_same", diff.timing_same).field("timing_not_compared", diff.timing_not_compared);
+    j.field("added_kernels", diff.added_kernels).field("removed_kernels", diff.removed_kernels);
+    write_list(j, "added_cases", diff.added_cases, write_case);
+    write_list(j, "removed_cases", diff.removed_cases, write_case);
+    write_list(j, "boundaries_not_reached", diff.boundaries_not_reached, write_move);
+    write_list(j, "boundaries_only_in_baseline", diff.boundaries_only_in_baseline, write_line_item);
+    write_list(j, "boundaries_only_in_current", diff.boundaries_only_in_current, write_line_item);
+  }
+  j.end_object();
+  return j.str();
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file.flush()) throw UsageError("--junit: cannot write '" + path + "'");
+}
+
+}  // namespace
+
+Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
+  auto a = std::make_shared<DiffArgs>();
+  auto* cmd = app.add_subcommand("diff", "compare a run with a baseline CSV: exit 1 on a new failure, a moved "
+                                         "boundary or a significant slow-down, 2 when they cannot be compared");
+  cmd->add_option("baseline", a->baseline, "the committed baseline CSV (docs/baselines/<device>.csv)")->required();
+  cmd->add_option("current", a->current, "the CSV of this run")->required();
+  cmd->add_option("--threshold", a->threshold,
+                  "relative change of a median time that can count as slower or faster (default 10%)");
+  cmd->add_option("--min-delta-ms", a->min_delta_ms,
+                  "timing changes smaller than this many ms are SAME (default 0.02: launch jitter)")
+      ->check(finite_number(0));
+  cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)")->check(whole_number(1u << 30));
+  cmd->add_flag("--same-verdicts", a->same_verdicts,
+                "also exit 1 unless both runs have the same cases with the same verdicts (timings aside): "
+                "two runs of one sweep, e.g. on one GPU and on several, must agree");
+  cmd->add_flag("--json", a->json, "print the comparison as one JSON object instead of text (the exit code is the same)");
+  cmd->add_option("--junit", a->junit,
+                  "also write the gate's findings as JUnit XML to this file: one failing testcase per new failure, "
+                  "moved boundary or slow-down, or one passing testcase");
+  return [a]() -> int {
+    reports::DiffOptions options;
+    options.timing.threshold = parse_threshold(a->threshold);
+    options.timing.min_delta_ms = a->min_delta_ms;
+    reports::RowSet baseline, current;
+    try {
+      baseline = reports::load_row_set({a->baseline});
+      current = reports::load_row_set({a->current});
+    } catch (const reports::CsvError& e) {
+      std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(e.what()) << "\n";
+      return kUsage;
+    }
+    for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
+    for (const auto& note : current.notes) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
+    const reports::BaselineDiff diff = reports::diff_runs(baseline.rows, current.rows, options);
+    const auto why = diff.incomparable();
+    const bool same = !why && diff.same_cases_and_verdicts();
+    const int code = why ? kUsage : diff.gate_failed() || (a->same_verdicts && !same) ? kFound : kOk;
+    if (!a->junit.empty()) write_text_file(a->junit, reports::render_gate_junit(diff));
+    if (a->json) {
+      std::cout << diff_json(*a, diff, code);
+    } else {
+      std::cout << "gridfuzz diff " << reports::terminal_text(a->baseline) << " " << reports::terminal_text(a->current)
+                << "\n"
+                << reports::terminal_text(reports::render_diff(diff, a->max_listed));
+      if (a->same_verdicts && !why)
+        std::cout << "\nsame verdicts: "
+                  << (same ? "yes, " + std::to_string(diff.matched_cases) + " case(s)"
+                           : "NO (" + std::to_string(diff.added_cases.size()) + " added, " +
+                                 std::to_string(diff.removed_cases.size()) + " removed, verdict changes listed above)")
+                  << "\n";
+    }
+    if (why) std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(*why) << "\n";
+    return code;
+  };
+}
+
+}  // namespace gridfuzz::app

@@ -1,0 +1,163 @@
+// gridfuzz: launch-geometry validation and fuzzing for CUDA kernels.
+#include <CLI/CLI.hpp>
+#include <cuda_runtime_api.h>  // CUDART_VERSION: the runtime linked in
+
+#include <iostream>
+#include <map>
+
+#include "gridfuzz/app/commands.hpp"
+#include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/driver_api.hpp"
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/engine/case_record.hpp"
+#include "gridfuzz/reports/csv_error.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/core/text_file.hpp"
+#include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/plugin/plugin_loader.hpp"
+#include "gridfuzz/app/session.hpp"
+
+#ifndef GRIDFUZZ_VERSION
+#error "GRIDFUZZ_VERSION is set from project(gridfuzz VERSION ...) in CMakeLists.txt"
+#endif
+
+namespace {
+
+constexpr const char* kGlobalGroup = "Global options (before or after the command)";
+
+// `gridfuzz --version`: the version, the commit it was built from, the CUDA runtime linked in and
+// the driver seen now.
+std::string version_text() {
+  std::string driver = gridfuzz::device::driver_version();
+  if (driver.empty()) {
+    std::string why;
+    gridfuzz::device::driver_available(&why);
+    driver = "no driver" + (why.empty() ? std::string() : " (" + why + ")");
+  } else {
+    driver = "CUDA " + driver;
+  }
+  return std::string("gridfuzz ") + GRIDFUZZ_VERSION + "\ncommit: " + gridfuzz::build_commit() +
+         "\nCUDA runtime (built with): " + std::to_string(CUDART_VERSION / 1000) + "." +
+         std::to_string((CUDART_VERSION % 1000) / 10) + "\ndriver: " + gridfuzz::reports::terminal_text(driver);
+}
+
+// A subcommand's --help also lists the global options (they are the parent's: every subcommand
+// falls through to it), under the same heading as in `gridfuzz --help`.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_footer(const CLI::App* app) const override {
+    std::string out;
+    if (const CLI::App* parent = app->get_parent()) {
+      const auto globals = parent->get_options([](const CLI::Option* o) { return o->get_group() == kGlobalGroup; });
+      if (!globals.empty()) {
+        out = make_group(kGlobalGroup, false, globals) + "\n";
+        if (out.front() == '\n') out.erase(0, 1);  // make_help already ends the groups with a blank line
+      }
+    }
+    return out + CLI::Formatter::make_footer(app);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gridfuzz::app;
+  CLI::App app{"gridfuzz: finds the shapes at which GPU kernels cross a launch or index limit"};
+  app.require_subcommand(1);
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands: they copy it
+  app.set_version_flag("--version", version_text, "print the version, build commit, CUDA runtime and driver, and exit")
+      ->group(kGlobalGroup);
+  GlobalOptions global;
+  int device_ordinal = -1;
+  std::string preset;
+  // Global options, accepted anywhere on the line (subcommands fall through to here).
+  auto* dev_opt = app.add_option("--device", device_ordinal, "CUDA device ordinal to use")->check(whole_number(std::numeric_limits<int>::max()));
+  auto* preset_opt = app.add_option("--device-preset", preset,
+                                    "judge against a named device (sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120) "
+                                    "instead of a GPU: static analysis");
+  dev_opt->group(kGlobalGroup);
+  preset_opt->group(kGlobalGroup);
+  std::vector<std::string> plugins;
+  app.add_option("--plugin", plugins, "load kernels from a shared library built with gridfuzz_add_plugin (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(kGlobalGroup);
+
+  std::map<CLI::App*, Runner> runners;
+  auto add = [&](Runner (*adder)(CLI::App&, const GlobalOptions&)) {
+    const std::size_t before = app.get_subcommands({}).size();
+    Runner r = adder(app, global);
+    CLI::App* sub = app.get_subcommands({}).at(before);
+    sub->fallthrough();
+    runners[sub] = std::move(r);
+  };
+  add(add_plan_command);
+  add(add_limits_command);
+  add(add_devices_command);
+  add(add_list_command);
+  add(add_models_command);
+  add(add_run_command);
+  add(add_replay_command);
+  add(add_worker_command);
+  add(add_sweep_command);
+  add(add_bisect_command);
+  add(add_report_command);
+  add(add_diff_command);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gridfuzz: " << gridfuzz::reports::terminal_text(e.what()) << "\n(run 'gridfuzz --help' for usage)\n";
+    return kUsage;
+  }
+  if (*dev_opt) global.device.device = device_ordinal;
+  if (*preset_opt) {
+    if (!gridfuzz::device_preset(preset)) {
+      std::string known;
+      for (const auto& name : gridfuzz::device_preset_names()) known += " " + name;
+      std::cerr << "gridfuzz: --device-preset: unknown preset '" << gridfuzz::reports::terminal_text(preset)
+                << "' (known:" << known << ")\n";
+      return kUsage;
+    }
+    global.device.preset = preset;
+  }
+  // Plugins register into the same registry as the built-in kernels, before any command runs.
+  try {
+    for (const auto& path : plugins) gridfuzz::plugin::load_plugin(path, builtin_registry());
+  } catch (const std::exception& e) {
+    std::cerr << "gridfuzz: " << gridfuzz::reports::terminal_text(e.what()) << "\n";
+    return kUsage;
+  }
+
+  // One message line per error (escaped: it may quote a CSV field or a plugin's text), and the
+  // exit code of its cause: 2 bad input, 3 the environment.
+  const auto fail = [](const std::exception& e, int code) {
+    std::cerr << "gridfuzz: " << (code == kEnvironment ? "error: " : "") << gridfuzz::reports::terminal_text(e.what())
+              << "\n";
+    return code;
+  };
+  try {
+    for (auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (const UsageError& e) {
+    return fail(e, kUsage);
+  } catch (const gridfuzz::reports::CsvIoError& e) {
+    return fail(e, kEnvironment);
+  } catch (const gridfuzz::reports::CsvError& e) {
+    return fail(e, kUsage);  // not a gridfuzz CSV, a path a CSV may not be written to, another schema
+  } catch (const gridfuzz::InputFileError& e) {
+    return fail(e, kUsage);
+  } catch (const std::invalid_argument& e) {
+    return fail(e, kUsage);  // values a kernel, the ledger or a replay string refuses
+  } catch (const std::exception& e) {
+    return fail(e, kEnvironment);  // no device, no memory, a read or write error
+  }
+  return kUsage;
+}

@@ -1,0 +1,70 @@
+#pragma once
+// A finished case as every consumer sees it: what a worker sends back over its pipe, what the
+// executors hand to the commands, what the reporters (CSV, console) write. Typed throughout;
+// text only at the edges (the reporters, the pipe's codec).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/index_range.hpp"
+#include "gridfuzz/launch_spec.hpp"
+#include "gridfuzz/core/oracle_result.hpp"
+#include "gridfuzz/engine/runner.hpp"
+#include "gridfuzz/core/verdict.hpp"
+
+namespace gridfuzz {
+
+// Where and by what the case was judged.
+struct RunContext {
+  std::string run_id;   // one per gridfuzz invocation
+  std::string device;   // device name or preset
+  std::string cc;
+  std::string driver;
+  std::string commit;   // gridfuzz's own git commit
+  std::optional<int> device_index;  // CUDA ordinal of the GPU that ran the case; none for static rows
+  bool operator==(const RunContext&) const = default;
+};
+
+// The one launch a record describes (representative_launch).
+struct LaunchSummary {
+  Dim3 grid, block;
+  std::uint64_t smem_bytes = 0;  // dynamic + static
+  int regs = 0;                  // 0: unknown
+  bool operator==(const LaunchSummary&) const = default;
+};
+
+// What a record keeps of the plan and its prediction.
+struct PlanSummary {
+  std::size_t launches = 0;
+  std::optional<LaunchSummary> launch;
+  std::optional<u128> max_index;  // the index closest to (or furthest past) its type's limit
+  std::optional<IndexType> index_type;  // that index's type
+  std::string index_wrap = "safe";  // Prediction::index_wrap()
+  std::string predicted;          // Prediction::outcome
+  bool operator==(const PlanSummary&) const = default;
+};
+
+struct CaseRecord {
+  Case the_case;
+  RunContext context;
+  PlanSummary plan;
+  Observed observed;
+  OracleResult oracle;
+  Verdict verdict{Verdict::Kind::static_only, ""};
+  std::string detail;
+  Timing timing;
+  bool context_lost = false;  // the worker that made it exits after sending it
+};
+
+// The record of a result, judged in `context`.
+CaseRecord make_record(const CaseResult& result, const RunContext& context);
+
+// The launch a record describes: the first refused one, else the one with the most blocks.
+const LaunchSpec* representative_launch(const LaunchPlan& plan, const Prediction& prediction);
+
+// The commit gridfuzz was built from ("unknown" outside a git checkout).
+std::string build_commit();
+
+}  // namespace gridfuzz

@@ -1,0 +1,65 @@
+#pragma once
+// One case from plan to verdict: prediction, inputs, the production launch, the oracle (split
+// reference, unwritten outputs, guard zones, CPU reference on samples) and optional timing.
+// Runs in the current process on the current context; the worker (worker.hpp) isolates it.
+#include <cstdint>
+#include <string>
+
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/kernel.hpp"
+#include "gridfuzz/core/ledger.hpp"
+#include "gridfuzz/core/oracle_result.hpp"
+#include "gridfuzz/predictor.hpp"
+#include "gridfuzz/core/verdict.hpp"
+
+namespace gridfuzz {
+
+struct RunOptions {
+  bool timing = false;
+  int warmup = 2;
+  int samples = 10;
+  std::size_t reference_samples = 256;
+  std::uint64_t memory_budget_bytes = 0;  // 0: 90% of the device's free memory
+};
+
+struct Timing {
+  // Call time: CUDA events around the whole production call (host code between launches included).
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int samples = 0;
+  double gbps = 0;
+  // Kernel time: the GPU time of the call's kernels (CUPTI activity records, kernel_activity.hpp),
+  // over kernel_samples further calls; 0 samples when CUPTI could not record (a warning on stderr
+  // says why, once per process).
+  double kernel_median_ms = 0, kernel_min_ms = 0, kernel_max_ms = 0;
+  int kernel_samples = 0;
+  int kernels_per_call = 0;  // kernels the last timed call ran
+  bool operator==(const Timing&) const = default;
+};
+
+struct CaseResult {
+  Case the_case;
+  LaunchPlan plan;
+  Prediction prediction;
+  Observed observed;             // static_only until something ran
+  OracleResult oracle;
+  Verdict verdict{Verdict::Kind::static_only, ""};
+  std::string detail;            // one human-readable line
+  Timing timing;
+  bool context_lost = false;     // a sticky fault: the process must not run another case
+};
+
+// Plan and prediction only (no GPU): observed and verdict `static`.
+CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits);
+
+// The whole case on the current device. Throws std::invalid_argument for params the kernel
+// rejects; every device-side failure becomes part of the result instead.
+CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
+                    const Ledger& ledger);
+
+// A case that ran somewhere else and left no result, only what was seen from outside (its worker
+// died: `fault:worker-<why>`, or hung: `timeout`): predicted here and judged by the same verdict
+// path as run_case.
+CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
+                                const Observed& observed);
+
+}  // namespace gridfuzz

@@ -1,0 +1,62 @@
+#pragma once
+// What a sweep runs, decided on the CPU. Per kernel, the shapes it starts from (its defaults and
+// every model profile shape it takes); from each, the boundaries the model predicts and the
+// values where a size of the call crosses 2^31 or 2^32 (size_crossings.hpp); every such point at
+// -2..+2 steps is run for EVERY variant of the kernel, so a fix is proven exactly where its twin
+// breaks. And the rapidcheck generator of random shapes, biased to those boundaries.
+#include <rapidcheck.h>
+
+#include <string>
+#include <vector>
+
+#include "gridfuzz/core/case.hpp"
+#include "gridfuzz/core/model_profiles.hpp"
+#include "gridfuzz/search/strategies.hpp"
+
+namespace gridfuzz {
+
+struct SweepTarget {
+  const Kernel* kernel = nullptr;
+  std::string variant;
+  std::vector<ModelBoundary> boundaries;  // of this variant, from every start shape (random anchors)
+  std::vector<Case> boundary_cases;       // seed 1; the sweep sets its own
+  std::vector<int> tiers;                 // of each boundary case (SweepTier), ascending
+};
+
+// The order boundary cases run in, across all targets, so a time budget cuts the least telling
+// first: the start shapes and the model's predicted boundaries from the defaults, then those from
+// the model profiles' shapes, then the size crossings from the defaults, then from the profiles.
+enum SweepTier : int { kDefaultBoundaries = 0, kProfileBoundaries = 1, kDefaultSizes = 2, kProfileSizes = 3 };
+
+// The tiers' names on the command line (`sweep --tiers`), in SweepTier order, then "all" and "none".
+std::vector<std::string> boundary_tier_names();
+
+struct SweepPlanOptions {
+  std::vector<const ModelProfile*> profiles;  // start shapes besides the defaults
+  std::vector<std::string> variants;          // run only these (empty: all); boundaries still come from all
+};
+
+struct SweepPlan {
+  std::vector<SweepTarget> targets;
+  std::vector<std::string> notes;  // what was left out and why (shapes a kernel refuses, cases over memory)
+};
+
+SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,
+                     const SweepPlanOptions& options = {});
+
+// Drops the boundary cases of every tier not named (names from boundary_tier_names(); "all" keeps
+// everything, "none" drops every boundary case, leaving the random cases).
+void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names);
+
+// Device bytes a case needs: its buffers with guard zones, and the split reference's outputs
+// (the most any variant needs: the sweep runs one shape for every variant).
+std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p);
+
+// Writes the case's replay string to DIR/<case id>.replay (one line), creating DIR; returns the
+// path. The failure corpus (properties/corpus) is such a folder.
+std::string save_to_corpus(const Case& c, const std::string& dir);
+
+// Random valid-looking params (check() may still reject some: the caller discards those).
+rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries);
+
+}  // namespace gridfuzz
