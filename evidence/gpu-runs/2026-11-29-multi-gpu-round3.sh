@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Round 3: the final build (after the error-propagation change to WorkerPool): scripts/nightly on
-# the prebuilt binaries, then scripts/multi-gpu-check.
+# Round 3: the final build (after the error-propagation change to WorkerPool): scripts/nightly,
+# then scripts/multi-gpu-check. From the tree: evidence/lib.sh.
 set -u
-B=$PWD/build-h200; O=$OUT
-export GRIDFUZZ_PREBUILT=$B
+# shellcheck source=evidence/lib.sh
+source "$(dirname "$0")/../lib.sh"
+O=$OUT
 t0=$(date +%s)
 bash scripts/nightly --artifacts $O/nightly --no-bench > $O/nightly-console.log 2>&1
 echo "nightly rc=$? in $(( $(date +%s) - t0 )) s" > $O/summary.txt

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# 2026-11-30, nvidia-h200-x2: scripts/nightly on prebuilt binaries (every merged kernel family:
-# ours, vLLM, llama.cpp, MLX; the new sweep plan under a 150 s budget; the report with its
-# pictures), then scripts/multi-gpu-check on a bounded sweep for the one- vs two-GPU ratio.
-# Run from the repository root with the binaries packed in gpu-lead/bin.tar.xz (carried).
+# 2026-11-30, nvidia-h200-x2: scripts/nightly (every merged kernel family: ours, vLLM, llama.cpp,
+# MLX; the new sweep plan under a 150 s budget; the report with its pictures), then
+# scripts/multi-gpu-check on a bounded sweep for the one- vs two-GPU ratio.
+# From the tree: evidence/lib.sh (this checkout's build, or GRIDFUZZ_PREBUILT's binaries).
 set -u
+# shellcheck source=evidence/lib.sh
+source "$(dirname "$0")/../lib.sh"
 O=$OUT
-mkdir -p gpu-lead/bin && tar xJf gpu-lead/bin.tar.xz -C gpu-lead/bin
-export GRIDFUZZ_PREBUILT=$PWD/gpu-lead/bin GRIDFUZZ_SWEEP_BUDGET_S=150
+export GRIDFUZZ_SWEEP_BUDGET_S=150
 t0=$(date +%s)
 bash scripts/nightly --artifacts $O/nightly --no-bench > $O/nightly-console.log 2>&1
 echo "nightly rc=$? in $(( $(date +%s) - t0 )) s" > $O/summary.txt

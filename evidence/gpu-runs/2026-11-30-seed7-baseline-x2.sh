@@ -7,14 +7,15 @@
 #     shapes, every variant at every point) with --timing, under a 330 s budget; the tier is
 #     dealt round-robin across kernel x variant, so legacy and fixed advance through the same
 #     points together.
-# The binary travels xz-packed in gpu-lead/ (carried).
+# From the tree: evidence/lib.sh (this checkout's build, or GRIDFUZZ_PREBUILT's binaries).
 set -u
-xz -dc gpu-lead/gridfuzz.xz > /tmp/gridfuzz && chmod +x /tmp/gridfuzz
+# shellcheck source=evidence/lib.sh
+source "$(dirname "$0")/../lib.sh"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/device.txt
-/tmp/gridfuzz sweep --devices all --tiers none --cases 300 --seed 7 --time-budget 200 \
+"$gf" sweep --devices all --tiers none --cases 300 --seed 7 --time-budget 200 \
   --ledger properties/known-failures.txt --csv $OUT/seed7.csv > $OUT/seed7.log 2>&1
 echo "seed7 exit $?" >> $OUT/seed7.log
-/tmp/gridfuzz sweep --timing --devices all --tiers defaults --time-budget 330 \
+"$gf" sweep --timing --devices all --tiers defaults --time-budget 330 \
   --ledger properties/known-failures.txt --csv $OUT/baseline.csv > $OUT/baseline.log 2>&1
 echo "baseline exit $?" >> $OUT/baseline.log
 for f in seed7 baseline; do echo "== $f"; grep -E "^sweep:|budget|exit" $OUT/$f.log | tail -4; done

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# 2026-12-01, nvidia-h200: does the odd-block-count slow-down of gguf.moe_vec (PERFORMANCE.md, "A
-# slow-down the gate found") show at model-sized rows too? q4_0 at cols 2816/2848 (88/89 blocks) and
+# 2026-12-01, nvidia-h200: does the odd-block-count slow-down of gguf.moe_vec
+# (evidence/performance-log.md, "A slow-down the gate found") show at model-sized rows too?
+# q4_0 at cols 2816/2848 (88/89 blocks) and
 # 4096/4128 (128/129 blocks), tokens 8 and 64, ours (fixed, zchunk) beside vLLM's kernel (upstream),
-# timed. Binaries packed in gpu-lead/bin.tar.xz (the build of d1f0211).
+# timed. From the tree (evidence/lib.sh: this checkout's build, or GRIDFUZZ_PREBUILT's binaries;
+# the run used the build of d1f0211).
 set -u
-O=${OUT:-/tmp/out}; mkdir -p "$O"
-tar xJf gpu-lead/bin.tar.xz -C gpu-lead
-B=$PWD/gpu-lead/bin
+# shellcheck source=evidence/lib.sh
+source "$(dirname "$0")/../lib.sh"
+O=$OUT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
 for k in "gguf.moe_vec --variant fixed --variant zchunk" "vllm.moe_vec --variant upstream"; do
-  timeout 120 "$B/gridfuzz" run $k --set tokens=8,64 --set top_k=8 --set cols=2816,2848,4096,4128 --timing \
+  # shellcheck disable=SC2086  # $k is a kernel and its options
+  timeout 120 "$gf" run $k --set tokens=8,64 --set top_k=8 --set cols=2816,2848,4096,4128 --timing \
     --csv "$O/odd-small.csv" >> "$O/odd-small.txt" 2>&1
   echo "$k rc=$?" >> "$O/device.txt"
 done

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# 2026-12-01, nvidia-h200: the gate's SLOWER cases of docs/gpu-runs/2026-12-01-sweep-gate.txt again,
-# in three separate processes (is the time of one process reproducible?), with the even neighbours
-# cols 384256 and 384320. Binaries packed in gpu-lead/bin.tar.xz (the build of d1f0211).
+# 2026-12-01, nvidia-h200: the gate's SLOWER cases of evidence/gpu-runs/2026-12-01-sweep-gate.txt
+# again, in three separate processes (is the time of one process reproducible?), with the even
+# neighbours cols 384256 and 384320. From the tree (evidence/lib.sh: this checkout's build, or
+# GRIDFUZZ_PREBUILT's binaries; the run used the build of d1f0211).
 set -u
-O=${OUT:-/tmp/out}; mkdir -p "$O"
-tar xJf gpu-lead/bin.tar.xz -C gpu-lead
-B=$PWD/gpu-lead/bin
+# shellcheck source=evidence/lib.sh
+source "$(dirname "$0")/../lib.sh"
+O=$OUT
 for rep in 1 2 3; do
-  timeout 100 "$B/gridfuzz" run gguf.moe_vec --variant fixed --variant zchunk --variant rows_x --variant pairs_x --set tokens=64 --set top_k=8 \
+  timeout 100 "$gf" run gguf.moe_vec --variant fixed --variant zchunk --variant rows_x --variant pairs_x --set tokens=64 --set top_k=8 \
     --set cols=384256,384288,384320 --timing --csv "$O/rep$rep.csv" > "$O/rep$rep.txt" 2>&1
   echo "rep $rep rc=$?"
 done
