@@ -1,5 +1,6 @@
-# Shared by scripts/run, scripts/test and scripts/nightly: install what is missing, then build.
-# Sourced, not executed.
+# Shared by the scripts in scripts/ and the job scripts in evidence/: install what is missing,
+# build, and find the binaries (prebuilt ones in GRIDFUZZ_PREBUILT=DIR, else this checkout's build
+# in GRIDFUZZ_BUILD, default build/). Sourced, not executed.
 
 GRIDFUZZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GRIDFUZZ_BUILD="${GRIDFUZZ_BUILD:-$GRIDFUZZ_ROOT/build}"
@@ -52,4 +53,38 @@ gridfuzz_build() {
   gridfuzz_find_mlx
   cmake -S "$GRIDFUZZ_ROOT" -B "$GRIDFUZZ_BUILD" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@" >/dev/null
   cmake --build "$GRIDFUZZ_BUILD" -j "$(nproc)"
+}
+
+# Builds this checkout (gridfuzz_install_deps, then gridfuzz_build with the arguments) unless
+# GRIDFUZZ_PREBUILT names a folder of prebuilt binaries, which are then used as they are.
+gridfuzz_build_unless_prebuilt() {
+  [ -n "${GRIDFUZZ_PREBUILT:-}" ] && return 0
+  gridfuzz_install_deps && gridfuzz_build "$@"
+}
+
+# The gridfuzz binary, printed as an absolute path: GRIDFUZZ_PREBUILT/gridfuzz when GRIDFUZZ_PREBUILT
+# is set, else GRIDFUZZ_BUILD/gridfuzz. Every script finds the binary this way. Returns 3, saying
+# so on stderr, when that file is not an executable.
+gridfuzz_binary() {
+  local dir="${GRIDFUZZ_PREBUILT:-$GRIDFUZZ_BUILD}"
+  if [ ! -x "$dir/gridfuzz" ] || [ -d "$dir/gridfuzz" ]; then
+    echo "no gridfuzz binary at $dir/gridfuzz" >&2
+    return 3
+  fi
+  echo "$(cd -- "$dir" >/dev/null && pwd)/gridfuzz"
+}
+
+# gridfuzz_built NAME: another built file (a *_gpu_tests or *_bench binary, libgridfuzz_selftest.so)
+# from the same place, printed as an absolute path: NAME beside gridfuzz (prebuilt binaries lie
+# side by side), else the first file of that name below that folder (a build tree: tests/gpu/...,
+# bench/...). Returns 3, saying so on stderr, when there is none.
+gridfuzz_built() {
+  local dir="${GRIDFUZZ_PREBUILT:-$GRIDFUZZ_BUILD}" path
+  path="$dir/$1"
+  [ -f "$path" ] || path="$(find "$dir" -name CMakeFiles -prune -o -type f -name "$1" -print -quit 2>/dev/null)"
+  if [ -z "$path" ] || [ ! -f "$path" ]; then
+    echo "no $1 in $dir" >&2
+    return 3
+  fi
+  echo "$(cd -- "$(dirname "$path")" >/dev/null && pwd)/${path##*/}"
 }

@@ -176,7 +176,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
   auto a = std::make_shared<DiffArgs>();
   auto* cmd = app.add_subcommand("diff", "compare a run with a baseline CSV: exit 1 on a new failure, a moved "
                                          "boundary or a significant slow-down, 2 when they cannot be compared");
-  cmd->add_option("baseline", a->baseline, "the committed baseline CSV (docs/baselines/<device>.csv)")->required();
+  cmd->add_option("baseline", a->baseline, "the committed baseline CSV (baselines/<device>.csv)")->required();
   cmd->add_option("current", a->current, "the CSV of this run")->required();
   cmd->add_option("--threshold", a->threshold,
                   "relative change of a median time that can count as slower or faster (default 10%)");

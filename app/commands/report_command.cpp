@@ -45,7 +45,7 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--no-plots", a->no_plots, "do not write or draw plots");
   cmd->add_option("--gnuplot", a->gnuplot, "gnuplot program (default: gnuplot from PATH)");
   cmd->add_flag("--device-slugs", a->device_slugs,
-                "print only the devices of the rows as baseline file names (docs/baselines/<slug>.csv), one a line");
+                "print only the devices of the rows as baseline file names (baselines/<slug>.csv), one a line");
   return [a]() -> int {
     std::vector<std::filesystem::path> paths(a->csvs.begin(), a->csvs.end());
     reports::RowSet set;

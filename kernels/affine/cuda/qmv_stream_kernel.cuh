@@ -10,7 +10,7 @@
 // at a time. An item's weights (four 16-byte segments per lane) are copied by cp.async into a ring
 // of kQmvStreamStages slots of the warp's own shared memory, kQmvStreamStages - 1 items ahead of
 // the one being computed, and their scales and biases into a ring of registers as far ahead:
-// the bytes a warp has in flight are not bounded by its registers (docs/PERFORMANCE.md, run 16).
+// the bytes a warp has in flight are not bounded by its registers (evidence/performance-log.md, run 16).
 // Each lane copies and later reads only its own 16-byte slots, so its own cp.async.wait_group
 // is the only wait it needs.
 //

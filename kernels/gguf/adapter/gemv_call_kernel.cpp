@@ -36,7 +36,7 @@ struct VariantPlan {
 };
 
 // The fixed moe_vec layout (rows_x for few pairs, pairs_x for many); see launch_geometry.hpp and
-// docs/PERFORMANCE.md "GGUF MoE GEMV" for the measurement behind it.
+// evidence/performance-log.md "GGUF MoE GEMV" for the measurement behind it.
 constexpr GemvGeometry kMoeFixedGeometry = GemvGeometry::fixed;
 
 VariantPlan variant_plan(const std::string& kernel, bool dense, const std::string& variant) {

@@ -47,7 +47,7 @@ enum class GemvGeometry {
   fixed,         // ours: rows_x below kPairsOnXFromPairs pairs, pairs_x from there (measured choice)
 };
 
-// Pair count from which `fixed` puts pairs on x (docs/PERFORMANCE.md "GGUF MoE GEMV"): with few
+// Pair count from which `fixed` puts pairs on x (evidence/performance-log.md "GGUF MoE GEMV"): with few
 // pairs, rows-fastest order streams each expert's rows like upstream; with many, pairs-fastest
 // keeps one weight row of every expert hot in L2 while the batch sweeps it.
 inline constexpr std::uint64_t kPairsOnXFromPairs = 256;

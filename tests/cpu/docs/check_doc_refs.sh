@@ -13,6 +13,9 @@
 #      `docs/FILE.md, "A", "B"`; inside docs/ also `FILE.md, "Heading"`), names a heading of that
 #      file: the heading's text, or its start up to a non-word character ("The gate" cites
 #      "## The gate: `gridfuzz diff`").
+#   4. docs/ holds guides only (issue 27): no folder gpu-runs/, perf-runs/ or baselines/ in it, and
+#      no raw file (*.log, *.csv, *.txt, *.sh, *.json, *.tgz). Dated runs, raw logs and job
+#      scripts belong in evidence/, the gate's baselines in baselines/.
 # This file itself is not checked: it has to spell the patterns out.
 set -uo pipefail
 
@@ -115,6 +118,15 @@ check_tree() {
     done < <(printf '%s\n' "${cite#*.md}" | grep -oE '"[^"]+"')
   done < <(grep -HnIoE '[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md,? "[^"]+"(, "[^"]+")*' -- "${files[@]}")
 
+  # Rule 4.
+  for file in "${files[@]}"; do
+    [[ "$file" == docs/* ]] || continue
+    if [[ "/$file" =~ /(gpu-runs|perf-runs|baselines)/ || "$file" =~ \.(log|csv|txt|sh|json|tgz)$ ]]; then
+      echo "$file: docs/ holds guides only: dated runs, raw logs and job scripts go to evidence/, baselines to baselines/"
+      bad=1
+    fi
+  done
+
   return $bad
 }
 
@@ -135,7 +147,8 @@ self_test() {
     local want=$1 text=$2 file=$3 out rc
     make_repo || { echo "self-test: cannot make a scratch repository"; status=1; return; }
     if [ -n "$text" ]; then
-      printf '%s\n' "$text" >>"$scratch/repo/$file" && git -C "$scratch/repo" add -A
+      mkdir -p "$(dirname "$scratch/repo/$file")" &&
+        printf '%s\n' "$text" >>"$scratch/repo/$file" && git -C "$scratch/repo" add -A
     fi
     out=$( (check_tree "$scratch/repo") 2>&1 ) && rc=0 || rc=$?
     if { [ "$want" = pass ] && [ $rc -ne 0 ]; } || { [ "$want" = fail ] && [ $rc -ne 1 ]; }; then
@@ -161,6 +174,18 @@ self_test() {
   expect pass '// docs/KERNELS.md and docs/BUG-CLASSES.md, "B.1"' src/b.cpp
   expect pass 'see ../docs/KERNELS.md' src/b.cpp
   expect pass "a ../${shared}_utils.h include" src/b.cpp
+  expect fail '# 2026-12-01, nvidia-h200' docs/gpu-runs/2026-12-01-run.md
+  expect fail 'rows' docs/perf-runs/run1/notes.md
+  expect fail 'schema,run_id' docs/baselines/nvidia-h200.csv
+  expect fail 'schema,run_id' docs/sweep.csv
+  expect fail '[  PASSED  ] 7 tests.' docs/gpu-tests.log
+  expect fail 'NVIDIA H200, 580.159.04' docs/upstream/device.txt
+  expect fail '#!/usr/bin/env bash' docs/job.sh
+  expect fail '{}' docs/bench.json
+  expect fail 'packed' docs/outputs.tgz
+  expect pass '[  PASSED  ] 7 tests.' evidence/gpu-runs/2026-12-01-run.log
+  expect pass 'schema,run_id' baselines/nvidia-h200.csv
+  expect pass 'png' docs/report-example/summary.png
   [ $status -eq 0 ] && echo "self-test: every planted reference was reported; the clean tree passes"
   return $status
 }

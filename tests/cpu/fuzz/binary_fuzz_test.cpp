@@ -84,7 +84,7 @@ const std::filesystem::path& work_dir() {
       path = std::filesystem::temp_directory_path() / ("gridfuzz-fuzz-cli-" + std::to_string(::getpid()));
       std::filesystem::create_directories(path);
       // replay CSV:ROW reads this one.
-      std::filesystem::copy_file(GRIDFUZZ_SOURCE_DIR "/docs/baselines/nvidia-h200.csv", path / "runs.csv");
+      std::filesystem::copy_file(GRIDFUZZ_SOURCE_DIR "/baselines/nvidia-h200.csv", path / "runs.csv");
     }
     ~Dir() {
       std::error_code ignored;
@@ -104,7 +104,7 @@ struct Template {
 };
 
 const std::vector<Template>& templates() {
-  const std::string baseline = GRIDFUZZ_SOURCE_DIR "/docs/baselines/nvidia-h200.csv";
+  const std::string baseline = GRIDFUZZ_SOURCE_DIR "/baselines/nvidia-h200.csv";
   static const std::vector<Template> all{
       {{"plan", "--grid", "", "--block", "32", "--device-preset", "sm_90"}, 2, {"1,1,65535", "2147483647,1", "18446744073709551615,4294967296,65536"}, ","},
       {{"plan", "gguf.moe_vec", "--set", "", "--device-preset", "sm_90"}, 3, {"tokens=8192", "quant=q4_0"}, "=,:"},

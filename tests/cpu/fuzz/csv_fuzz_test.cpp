@@ -62,7 +62,7 @@ std::filesystem::path fresh_file(const std::string& stem) {
 // The baseline's header and first five rows: real values of every column (schema 1.0, without
 // device_index).
 std::string baseline_head() {
-  const std::string text = read_file(GRIDFUZZ_SOURCE_DIR "/docs/baselines/nvidia-h200.csv");
+  const std::string text = read_file(GRIDFUZZ_SOURCE_DIR "/baselines/nvidia-h200.csv");
   std::size_t end = 0;
   for (int line = 0; line < 6 && end != std::string::npos; ++line) end = text.find('\n', end + 1);
   return text.substr(0, end == std::string::npos ? text.size() : end + 1);

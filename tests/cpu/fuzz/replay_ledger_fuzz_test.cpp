@@ -21,7 +21,7 @@ constexpr std::string_view kLedgerSeparators = " \t\n#";
 
 const std::vector<std::string>& replay_seeds() {
   static const std::vector<std::string> seeds{
-      // From docs/baselines/nvidia-h200.csv and the kernels' axes.
+      // From baselines/nvidia-h200.csv and the kernels' axes.
       "affine.gather_qmm/legacy/1/bits=4,cols=4096,dtype=bf16,experts=128,group_size=64,rows=768,tokens=16,top_k=8",
       "gguf.moe_vec/legacy/18446744073709551615/quant=q4_0,rows=65536,tokens=8192,top_k=8",
       "gguf.quantize_q8_1/fixed/0/cols=4096,rows=2147483648",

@@ -62,7 +62,7 @@ TEST(CliReport, WritesMarkdownJunitAndExits0) {
 
 TEST(CliReport, TheH200BaselineGetsOneSummaryPerKernelAndItsTwoAxisTables) {
   TempDir dir;
-  const std::filesystem::path csv = std::filesystem::path(GRIDFUZZ_SOURCE_DIR) / "docs/baselines/nvidia-h200.csv";
+  const std::filesystem::path csv = std::filesystem::path(GRIDFUZZ_SOURCE_DIR) / "baselines/nvidia-h200.csv";
   const auto r = run("report " + q(csv) + " --out " + q(dir / "out") + " --gnuplot /nonexistent/gnuplot");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("## Boundaries in two axes"), std::string::npos);

@@ -1,6 +1,6 @@
 // On a real GPU: every limit probe, launched through the checked launch path, gets the verdict the
 // Predictor gave it, and every accepted probe runs its whole grid. The table is written to
-// $GRIDFUZZ_LIMITS_TABLE when set (docs/limits-h200.md is made from it).
+// $GRIDFUZZ_LIMITS_TABLE when set (evidence/limits-h200.md is made from it).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,5 +1,5 @@
 #pragma once
-// The bug-class table the GPU self-test produces (docs/bug-class-results.md): one row per trigger.
+// The bug-class table the GPU self-test produces (evidence/bug-class-results.md): one row per trigger.
 #include <string>
 #include <vector>
 

@@ -32,7 +32,7 @@ std::string predicted_rule_text(const CsvRow& row);
 std::string observed_text(const CsvRow& row);
 
 // "NVIDIA H200" -> "nvidia-h200", "preset:sm_90" -> "preset-sm-90": the device part of a
-// baseline file name (docs/baselines/<slug>.csv).
+// baseline file name (baselines/<slug>.csv).
 std::string device_slug(std::string_view device);
 
 }  // namespace gridfuzz::reports

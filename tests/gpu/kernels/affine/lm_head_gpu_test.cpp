@@ -112,7 +112,7 @@ TEST_F(LmHead, LegacyWrappedBatchCountIsCaught) {
   ASSERT_TRUE(reported) << "the child died without a report (status " << status << ")";
   EXPECT_FALSE(starts_with(observed, "refuse:")) << "the device accepts grid.z 61681; observed " << observed;
   // The wrapped out_offset writes rows >= 16744 of batch 0 over earlier outputs and past the
-  // buffer: observed on the H200 as a fault (docs/gpu-results-affine.md); a run that does not
+  // buffer: observed on the H200 as a fault (evidence/gpu-results-affine.md); a run that does not
   // fault must be caught by the oracle instead.
   const bool caught = verdict == "fail:fault" || verdict == "fail:mismatch" || verdict == "fail:unwritten" ||
                       verdict == "fail:out-of-bounds-write";

@@ -3,7 +3,7 @@
 // reference bit for bit and match the CPU reference on >= 256 sampled outputs, for every type (19
 // with the codebook i-quants; their comparison with vLLM's kernels on the same inputs is in
 // tests/gpu/kernels/vllm/ours_vs_upstream_gpu_test.cpp, which has upstream's kernels to compare with).
-// Each case prints one line (kernel, variant, params, verdict, oracle) for docs/gpu-results-gguf.md.
+// Each case prints one line (kernel, variant, params, verdict, oracle) for evidence/gpu-results-gguf.md.
 #include <gtest/gtest.h>
 
 #include <iostream>

@@ -1,0 +1,68 @@
+# Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
+# Data and pictures are beside this script: its folder comes from ARG0 (its path as given
+# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+gf_cut = 0
+if (exists("ARG0") && strlen(ARG0) > 0) {
+  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+  here = ARG0[1:gf_cut]
+} else {
+  here = '/work/main/baselines/nvidia-h200-report/plots/'
+}
+
+# PNG
+reset
+set terminal pngcairo size 1000,650 noenhanced font ',10'
+set output here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.png'
+set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' font ',13'
+set xlabel 'top_k'
+set ylabel 'first failing tokens (log)'
+set logscale y
+set yrange [2730.67:24582]
+set xrange [-0.6:0.6]
+set xtics ('8' 0) font ',10'
+set grid ytics
+set lmargin 12
+set rmargin 4
+set bmargin 9
+set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+
+set output
+
+# SVG (the same commands)
+reset
+set terminal svg size 1000,650 noenhanced font 'sans,10' background rgb 'white'
+set output here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.svg'
+set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' font ',13'
+set xlabel 'top_k'
+set ylabel 'first failing tokens (log)'
+set logscale y
+set yrange [2730.67:24582]
+set xrange [-0.6:0.6]
+set xtics ('8' 0) font ',10'
+set grid ytics
+set lmargin 12
+set rmargin 4
+set bmargin 9
+set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+
+set output

@@ -1,0 +1,56 @@
+# Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
+# Data and pictures are beside this script: its folder comes from ARG0 (its path as given
+# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+gf_cut = 0
+if (exists("ARG0") && strlen(ARG0) > 0) {
+  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+  here = ARG0[1:gf_cut]
+} else {
+  here = '/work/main/baselines/nvidia-h200-report/plots/'
+}
+
+# PNG
+reset
+set terminal pngcairo size 1300,560 noenhanced font ',10'
+set output here.'mmvq-nvidia-h200-timing.png'
+set multiplot title 'mmvq on NVIDIA H200: median time by tokens' font ',14'
+set lmargin at screen 0.09
+set rmargin at screen 0.66
+set grid
+set xrange [3:9]
+set format x '%.0f'
+
+# times
+set tmargin at screen 0.90
+set bmargin at screen 0.12
+set logscale y
+set ylabel 'ms per call (median; bars min..max)'
+set xlabel 'tokens'
+set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'mmvq-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'upstream'
+unset multiplot
+
+set output
+
+# SVG (the same commands)
+reset
+set terminal svg size 1300,560 noenhanced font 'sans,10' background rgb 'white'
+set output here.'mmvq-nvidia-h200-timing.svg'
+set multiplot title 'mmvq on NVIDIA H200: median time by tokens' font ',14'
+set lmargin at screen 0.09
+set rmargin at screen 0.66
+set grid
+set xrange [3:9]
+set format x '%.0f'
+
+# times
+set tmargin at screen 0.90
+set bmargin at screen 0.12
+set logscale y
+set ylabel 'ms per call (median; bars min..max)'
+set xlabel 'tokens'
+set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'mmvq-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'upstream'
+unset multiplot
+
+set output

@@ -1,0 +1,80 @@
+# Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
+# Data and pictures are beside this script: its folder comes from ARG0 (its path as given
+# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+gf_cut = 0
+if (exists("ARG0") && strlen(ARG0) > 0) {
+  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+  here = ARG0[1:gf_cut]
+} else {
+  here = '/work/main/baselines/nvidia-h200-report/plots/'
+}
+
+# PNG
+reset
+set terminal pngcairo size 1300,820 noenhanced font ',10'
+set output here.'moe_mmq-nvidia-h200-timing.png'
+set multiplot title 'moe_mmq on NVIDIA H200: median time by cols' font ',14'
+set lmargin at screen 0.09
+set rmargin at screen 0.66
+set grid
+set xrange [1889.6:22270.4]
+set format x '%.0f'
+
+# times
+set tmargin at screen 0.90
+set bmargin at screen 0.42
+set logscale y
+set ylabel 'ms per call (median; bars min..max)'
+set format x ''
+set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'moe_mmq-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'upstream', \
+     here.'moe_mmq-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'chunked'
+
+# ratios
+set tmargin at screen 0.38
+set bmargin at screen 0.10
+unset logscale y
+set format x '%.0f'
+set xlabel 'cols'
+set ylabel 'ratio of medians'
+set yrange [0.966652:1.02]
+set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_mmq-nvidia-h200-timing.dat' index 2 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'chunked / upstream'
+unset multiplot
+
+set output
+
+# SVG (the same commands)
+reset
+set terminal svg size 1300,820 noenhanced font 'sans,10' background rgb 'white'
+set output here.'moe_mmq-nvidia-h200-timing.svg'
+set multiplot title 'moe_mmq on NVIDIA H200: median time by cols' font ',14'
+set lmargin at screen 0.09
+set rmargin at screen 0.66
+set grid
+set xrange [1889.6:22270.4]
+set format x '%.0f'
+
+# times
+set tmargin at screen 0.90
+set bmargin at screen 0.42
+set logscale y
+set ylabel 'ms per call (median; bars min..max)'
+set format x ''
+set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot here.'moe_mmq-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'upstream', \
+     here.'moe_mmq-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'chunked'
+
+# ratios
+set tmargin at screen 0.38
+set bmargin at screen 0.10
+unset logscale y
+set format x '%.0f'
+set xlabel 'cols'
+set ylabel 'ratio of medians'
+set yrange [0.966652:1.02]
+set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
+plot 1 with lines lc rgb 'black' lw 1 notitle, here.'moe_mmq-nvidia-h200-timing.dat' index 2 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'chunked / upstream'
+unset multiplot
+
+set output
