@@ -63,4 +63,16 @@ CLI::Validator finite_number(double min, bool exclusive) {
       "NUMBER", "finite number");
 }
 
+CLI::Validator duration_seconds(bool zero_allowed) {
+  const CLI::Validator finite = finite_number(0, !zero_allowed);
+  return CLI::Validator(
+      [finite](std::string& text) -> std::string {
+        if (std::string err = finite(text); !err.empty()) return err;
+        if (std::stod(text) > kMaxSeconds)
+          return "'" + text + "' seconds is more than " + CLI::detail::to_string(kMaxSeconds) + " (about 31 years)";
+        return "";
+      },
+      "SECONDS", "duration in seconds");
+}
+
 }  // namespace gridfuzz::app

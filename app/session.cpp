@@ -26,7 +26,7 @@ namespace gridfuzz::app {
 void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--csv", o.csv, "append one row per case to this CSV file");
   cmd.add_option("--timeout", o.timeout_s, "seconds one case may take before its worker is killed (default 300)")
-      ->check(finite_number(0, true));
+      ->check(duration_seconds(false));
   cmd.add_flag("--timing", o.timing, "time each passing case (CUDA events, L2 flushed between samples)");
   cmd.add_option("--samples", o.samples, "timing samples per case (default 10)")->check(CLI::Range(1, 10000));
   cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)")

@@ -2,6 +2,12 @@
 #include <CLI/CLI.hpp>
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the runtime linked in
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -59,9 +65,52 @@ class HelpFormatter : public CLI::Formatter {
   }
 };
 
+// A closed stdin, stdout or stderr (cron, systemd, a daemonised CI) would make the next file opened
+// take its number, and every console line would land in that file (a CSV, say): each one that
+// is closed is opened on /dev/null first.
+void open_closed_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+      if (opened != -1 && opened != fd) {  // lower numbers are open, so this does not happen; be sure
+        dup2(opened, fd);
+        close(opened);
+      }
+    }
+}
+
+// Data goes to stdout: a write that failed there (a full disk, a closed pipe's EPIPE with SIGPIPE
+// ignored) fails the command with exit 3 instead of passing for a complete output.
+int check_stdout(int code) {
+  std::cout.flush();
+  const bool failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return code;
+  const int why = errno;
+  std::cerr << "gridfuzz: error: writing standard output failed" << (why ? std::string(": ") + std::strerror(why) : "")
+            << "\n";
+  return gridfuzz::app::kEnvironment;
+}
+
+int run_main(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  open_closed_standard_fds();
+  int code = gridfuzz::app::kEnvironment;
+  try {
+    code = run_main(argc, argv);
+  } catch (...) {
+    // Not a std::exception (every one of gridfuzz's own is): plugin code threw something else.
+    std::cerr << "gridfuzz: error: an exception that is not a std::exception (thrown by a plugin's code?)\n";
+    return check_stdout(gridfuzz::app::kEnvironment);
+  }
+  return check_stdout(code);
+}
+
+namespace {
+
+int run_main(int argc, char** argv) {
   using namespace gridfuzz::app;
   CLI::App app{"gridfuzz: finds the shapes at which GPU kernels cross a launch or index limit"};
   app.require_subcommand(1);
@@ -161,3 +210,5 @@ int main(int argc, char** argv) {
   }
   return kUsage;
 }
+
+}  // namespace

@@ -217,7 +217,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
   cmd->add_option("--time-budget", a->time_budget_s,
                   "stop starting new cases this many seconds after the start, planning included (default: none)")
-      ->check(finite_number(0));
+      ->check(duration_seconds(true));
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,
                   "save each minimal failing case as DIR/<case id>.replay (the GPU tests replay properties/corpus first)");

@@ -1,7 +1,11 @@
 #include "gridfuzz/plugin/plugin_loader.hpp"
 
+#include <elf.h>
+
 #include <array>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <optional>
 
@@ -27,6 +31,32 @@ Loaded& loaded() {
   return l;
 }
 
+// What dlopen would map, checked first: a truncated library faults (SIGBUS) when the loader
+// touches a page past the end of the file. Returns an error, or "" for a whole 64-bit ELF shared
+// object whose program headers and loaded segments lie inside the file.
+std::string elf_problem(const std::string& path, std::uintmax_t size) {
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header))
+    return "shorter than an ELF header";
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) return "no ELF magic";
+  if (header.e_ident[EI_CLASS] != ELFCLASS64) return "not a 64-bit ELF file";
+  if (header.e_type != ET_DYN) return "an ELF file, but not a shared library";
+  if (header.e_phentsize != sizeof(Elf64_Phdr)) return "a malformed ELF header";
+  const std::uintmax_t ph_end = header.e_phoff + std::uintmax_t{header.e_phnum} * sizeof(Elf64_Phdr);
+  if (header.e_phoff > size || ph_end > size) return "truncated: its program headers lie past the end of the file";
+  in.seekg(static_cast<std::streamoff>(header.e_phoff));
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) return "truncated: a program header cannot be read";
+    if (ph.p_type == PT_LOAD && (ph.p_offset > size || ph.p_filesz > size - ph.p_offset))
+      return "truncated: a loaded segment lies past the end of the file (" + std::to_string(size) + " bytes)";
+  }
+  if (header.e_shoff != 0 && header.e_shoff + std::uintmax_t{header.e_shnum} * header.e_shentsize > size)
+    return "truncated: its section headers lie past the end of the file";
+  return "";
+}
+
 }  // namespace
 
 void load_plugin(const std::string& given, Registry& registry) {
@@ -35,7 +65,11 @@ void load_plugin(const std::string& given, Registry& registry) {
   std::error_code ec;
   if (!fs::exists(given, ec)) throw PluginError(where + ": no such file");
   if (fs::is_directory(given, ec)) throw PluginError(where + ": is a directory, not a shared library");
+  // A FIFO, a device or /dev/stdin would hang dlopen, or feed it anything.
+  if (!fs::is_regular_file(given, ec)) throw PluginError(where + ": is not a regular file");
   const std::string path = fs::absolute(given).lexically_normal().string();
+  if (const std::string problem = elf_problem(path, fs::file_size(path, ec)); !problem.empty())
+    throw PluginError(where + ": cannot be loaded as a shared library: " + problem);
 
   std::optional<SharedLibrary> library;
   try {
@@ -62,6 +96,8 @@ void load_plugin(const std::string& given, Registry& registry) {
     status = register_kernels(&staged, kApiVersion, error.data(), error.size());
   } catch (const std::exception& e) {
     throw PluginError(where + ": registration threw: " + e.what());
+  } catch (...) {
+    throw PluginError(where + ": registration threw something that is not a std::exception");
   }
   error.back() = '\0';  // the plugin's text need not be terminated
   if (status != 0) throw PluginError(where + ": registration failed: " + std::string(error.data()));

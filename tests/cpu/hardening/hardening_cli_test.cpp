@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -198,13 +200,49 @@ TEST(Hardening, NumericOptionsOutOfRangeAreExit2AndTouchNothing) {
   const std::string sweep = "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --csv " + tmp / "r.csv" + " ";
   for (const std::string bad : {"--cases -1", "--cases 2147483648", "--cases 99999999999999999999", "--cases 4294967296",
                                 "--cases 1e3", "--seed -1", "--seed 18446744073709551616", "--time-budget -5",
-                                "--time-budget nan", "--time-budget inf", "--budget-mib -1", "--timeout 0",
+                                "--time-budget nan", "--time-budget inf", "--time-budget 1e10", "--time-budget 1e300",
+                                "--budget-mib -1", "--timeout 0", "--timeout 1e10",
                                 "--timeout nan", "--reference-samples -1"}) {
     const Result r = run(sweep + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
   }
   EXPECT_EQ(slurp(tmp.path / "r.csv"), csv);
   EXPECT_EQ(backups_in(tmp.path), 0u);
+}
+
+// Issue 34, item 2: a closed stdout or stderr (cron, systemd) never lets console lines into the CSV.
+TEST(Hardening, ClosedStandardStreamsNeverLandInTheCsv) {
+  TempDir tmp;
+  for (const std::string closed : {">&-", "2>&-", ">&- 2>&-", "<&- >&-"}) {
+    const std::string csv = tmp / "closed.csv";
+    fs::remove(csv);
+    const std::string command = std::string(GRIDFUZZ_BINARY) +
+                                " run gguf.moe_vec --variant legacy,fixed --set tokens=8191,8192 --device-preset sm_90 "
+                                "--static --csv " + csv + " " + closed;
+    const int status = std::system(command.c_str());
+    EXPECT_TRUE(WIFEXITED(status)) << closed;
+    const auto rows = gridfuzz::reports::read_csv(csv).rows;  // throws on a line that is not a row
+    EXPECT_EQ(rows.size(), 4u) << closed;
+  }
+}
+
+// Issue 34, item 4: a write to stdout that fails is exit 3 with a message, never a silent 0.
+TEST(Hardening, FailedWritesToStdoutAreExit3) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
+  for (const std::string args : {"list", "list --json", "models", "plan --grid 1,1,65536 --block 32 --device-preset sm_90",
+                                 "limits --device-preset sm_90"}) {
+    // stderr to the pipe, then stdout to the full device.
+    const std::string command = std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1 >/dev/full";
+    Result r;
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char buf[4096];
+    while (fgets(buf, sizeof buf, pipe)) r.output += buf;
+    const int status = pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    EXPECT_EQ(r.exit_code, 3) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("writing standard output failed"), std::string::npos) << args << "\n" << r.output;
+  }
 }
 
 // 8. Bad input is exit 2, with file:line where there is one.

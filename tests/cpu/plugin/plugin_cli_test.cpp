@@ -1,6 +1,7 @@
 // `gridfuzz --plugin`: a good plugin's kernels appear in `gridfuzz list` (wherever the option is on
 // the line), and every bad one is refused with exit 2 and a message naming the file and the problem.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,9 +18,10 @@ struct Result {
   std::string output;  // stdout and stderr
 };
 
-Result run(const std::string& args) {
+// `prefix` (NAME=value ..., or a command such as `timeout 20`) in front of the binary.
+Result run_with_env(const std::string& env, const std::string& args) {
   Result r;
-  const std::string command = std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
+  const std::string command = env + std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
   std::array<char, 4096> buf{};
@@ -28,6 +30,8 @@ Result run(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
 }
+
+Result run(const std::string& args) { return run_with_env("", args); }
 
 const char* const kSelftestKernels[] = {
     "selftest.flat_yz",         "selftest.dropped_rows",   "selftest.host_int32",  "selftest.int32_offset",
@@ -73,6 +77,59 @@ TEST(PluginCli, NotASharedLibraryIsRefusedWithExit2) {
   std::filesystem::remove(path);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("cannot be loaded as a shared library"), std::string::npos) << r.output;
+}
+
+// Issue 34, item 5: what hung or crashed gridfuzz is refused with exit 2, naming the plugin.
+TEST(PluginCli, FifosDevicesAndTruncatedLibrariesAreRefusedBeforeLoading) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gridfuzz-plugin-files-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "fifo.so";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Result r = run_with_env("timeout 20 ", "--plugin " + fifo.string() + " list");  // dlopen would wait forever
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not a regular file"), std::string::npos) << r.output;
+  r = run("--plugin /dev/stdin list < /dev/null");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  // A library cut short at several sizes: dlopen would fault (SIGBUS) touching the missing pages.
+  const auto size = fs::file_size(GRIDFUZZ_SELFTEST_PLUGIN);
+  for (const auto keep : {size / 8, size / 2, size - 4096, std::uintmax_t{100}}) {
+    const fs::path cut = dir / ("cut-" + std::to_string(keep) + ".so");
+    fs::copy_file(GRIDFUZZ_SELFTEST_PLUGIN, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, keep);
+    r = run("--plugin " + cut.string() + " list");
+    EXPECT_EQ(r.exit_code, 2) << keep << " bytes: " << r.output;
+    EXPECT_NE(r.output.find("truncated"), std::string::npos) << keep << " bytes: " << r.output;
+    EXPECT_NE(r.output.find(cut.string()), std::string::npos) << r.output;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(PluginCli, KernelsThatBreakTheContractAreRefusedNotCrashedOn) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"no-variants", "kernel 'hostile.k' has no variant"},
+      {"zero-step", "axis 'rows' has step 0"},
+      {"odd-register", "threw a non-standard exception"},
+  };
+  for (const auto& [mode, message] : cases) {
+    const std::string env = std::string("GRIDFUZZ_TEST_HOSTILE=") + mode + " ";
+    const Result refused = run_with_env(env, std::string("--plugin ") + HOSTILE_PLUGIN + " list");
+    EXPECT_EQ(refused.exit_code, 2) << mode << ": " << refused.output;
+    EXPECT_NE(refused.output.find(message), std::string::npos) << mode << ": " << refused.output;
+    EXPECT_NE(refused.output.find(HOSTILE_PLUGIN), std::string::npos) << mode << ": " << refused.output;
+  }
+  // Kernels that register but fail when a case is bound: the command is refused, naming the kernel.
+  for (const char* mode : {"null-bind", "odd-throw"}) {
+    const std::string env = std::string("GRIDFUZZ_TEST_HOSTILE=") + mode + " ";
+    for (const std::string command : {"plan hostile.k --set rows=4 --device-preset sm_90",
+                                      "run hostile.k --set rows=4 --static --device-preset sm_90",
+                                      "bisect hostile.k --axis rows --static --device-preset sm_90",
+                                      "sweep hostile.k --static --device-preset sm_90 --cases 3"}) {
+      const Result r = run_with_env(env, std::string("--plugin ") + HOSTILE_PLUGIN + " " + command);
+      EXPECT_EQ(r.exit_code, 2) << mode << ": " << command << "\n" << r.output;
+      EXPECT_NE(r.output.find("hostile.k: bind()"), std::string::npos) << mode << ": " << command << "\n" << r.output;
+    }
+  }
 }
 
 TEST(PluginCli, LibraryWithoutEntryPointIsRefusedWithExit2) {
