@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/app/case_expansion.hpp"
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/predictor.hpp"
@@ -105,7 +106,7 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
       // The model's answer (always computed: it is free).
       std::string predicted_rule = "none";
       const BisectResult model = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
-        const Prediction p = predict(k.plan(params_at(v), variant, session.limits().limits), session.limits().limits);
+        const Prediction p = predict(bind_case(k, params_at(v), variant)->plan(session.limits().limits), session.limits().limits);
         const bool bad = !p.accepted() || p.index_wrap() != "safe";
         if (bad) predicted_rule = p.accepted() ? p.index_wrap() : p.outcome;
         return bad;

@@ -3,6 +3,7 @@
 // No GPU needed. Exit 0 accepted (and no index wraps), 1 refused or wrapping, 2 bad input.
 #include <iostream>
 
+#include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/app/case_expansion.hpp"
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/predictor.hpp"
@@ -48,7 +49,7 @@ int plan_kernel(const PlanArgs& a, const SelectedLimits& sel) {
   const std::string variant = a.variant.empty() ? k.variants().front() : a.variant;
   const auto vs = k.variants();
   if (std::find(vs.begin(), vs.end(), variant) == vs.end()) throw UsageError(k.name() + ": unknown variant '" + variant + "'");
-  const LaunchPlan plan = k.plan(p, variant, sel.limits);
+  const LaunchPlan plan = bind_case(k, p, variant)->plan(sel.limits);
   const Prediction pred = predict(plan, sel.limits);
   std::cout << "limits: " << sel.limits.name << " (cc " << sel.limits.cc() << ")\n";
   std::cout << "case: " << Case{k.name(), variant, p, 1}.replay() << "\n";

@@ -280,14 +280,27 @@ Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimit
 
 }  // namespace
 
+std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, const std::string& variant) {
+  std::unique_ptr<BoundCase> bound;
+  try {
+    bound = kernel.bind(p, variant);
+  } catch (const std::exception&) {
+    throw;
+  } catch (...) {
+    throw std::invalid_argument(kernel.name() + ": bind() threw something that is not a std::exception");
+  }
+  if (!bound) throw std::invalid_argument(kernel.name() + ": bind() returned no case (null) for " + p.to_string());
+  return bound;
+}
+
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits) {
-  return predict_bound(*kernel.bind(c.params, c.variant), c, limits);
+  return predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
 }
 
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
                     const Ledger& ledger) {
   if (auto err = kernel.check(c.params)) throw std::invalid_argument(kernel.name() + ": " + *err);
-  const std::unique_ptr<BoundCase> bound = kernel.bind(c.params, c.variant);
+  const std::unique_ptr<BoundCase> bound = bind_case(kernel, c.params, c.variant);
   CaseResult r = predict_bound(*bound, c, limits);
   const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
   Observation obs;

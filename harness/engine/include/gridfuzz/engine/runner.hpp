@@ -48,6 +48,10 @@ struct CaseResult {
   bool context_lost = false;     // a sticky fault: the process must not run another case
 };
 
+// kernel.bind(p, variant), never null: a kernel (a plugin's) whose bind() returns no case, or throws
+// something that is not a std::exception, is refused with std::invalid_argument naming it.
+std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, const std::string& variant);
+
 // Plan and prediction only (no GPU): observed and verdict `static`.
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits);
 
