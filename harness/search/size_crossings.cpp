@@ -1,39 +1,87 @@
 #include "gridfuzz/search/size_crossings.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/engine/runner.hpp"
 
 namespace gridfuzz {
 namespace {
 
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) { return checked_mul(a, b).value_or(UINT64_MAX); }
 
-std::string threshold_text(std::uint64_t t) { return t == (std::uint64_t{1} << 31) ? "2^31" : "2^32"; }
+std::string threshold_text(std::uint64_t t) {
+  int bit = 0;
+  while ((std::uint64_t{1} << bit) < t) ++bit;
+  return "2^" + std::to_string(bit);
+}
+
+// Byte sizes are byte offsets, which code forms in 32 or 64 bits; the narrow widths (8, 16 and
+// 24 bits) hold element indices, counts and axis values, so a byte size is watched at 2^31 and
+// 2^32 only.
+bool width_applies(const std::string& size_name, std::uint64_t threshold) {
+  const bool bytes = size_name.size() >= 6 && size_name.compare(size_name.size() - 6, 6, " bytes") == 0;
+  return !bytes || threshold >= (std::uint64_t{1} << 31);
+}
+
+std::optional<std::uint64_t> int_value(const Params& p, const std::string& axis) {
+  try {
+    return p.get_u64(axis);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 }  // namespace
 
 std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits) {
   std::vector<CallSize> out;
-  const std::unique_ptr<BoundCase> bound = k.bind(p, variant);
+  const std::unique_ptr<BoundCase> bound = bind_case(k, p, variant);
   for (const BufferSpec& b : bound->buffers()) {
     out.push_back({"buffer " + b.name + " elements", b.elements});
     out.push_back({"buffer " + b.name + " bytes", saturating_mul(b.elements, element_bytes(b.type))});
   }
-  std::uint64_t total = 0, per_dim[3] = {0, 0, 0};
+  std::uint64_t threads = 0, threads_dim[3] = {0, 0, 0}, blocks = 0, blocks_dim[3] = {0, 0, 0}, block_threads = 0;
   for (const LaunchSpec& l : bound->plan(limits).launches) {
-    const std::uint64_t x = saturating_mul(l.grid.x, l.block.x), y = saturating_mul(l.grid.y, l.block.y),
-                        z = saturating_mul(l.grid.z, l.block.z);
-    total = std::max(total, saturating_mul(saturating_mul(x, y), z));
-    per_dim[0] = std::max(per_dim[0], x);
-    per_dim[1] = std::max(per_dim[1], y);
-    per_dim[2] = std::max(per_dim[2], z);
+    const std::uint64_t grid[3] = {l.grid.x, l.grid.y, l.grid.z}, block[3] = {l.block.x, l.block.y, l.block.z};
+    for (int d = 0; d < 3; ++d) {
+      threads_dim[d] = std::max(threads_dim[d], saturating_mul(grid[d], block[d]));
+      blocks_dim[d] = std::max(blocks_dim[d], grid[d]);
+    }
+    const std::uint64_t g = saturating_mul(saturating_mul(grid[0], grid[1]), grid[2]);
+    const std::uint64_t b = saturating_mul(saturating_mul(block[0], block[1]), block[2]);
+    threads = std::max(threads, saturating_mul(g, b));
+    blocks = std::max(blocks, g);
+    block_threads = std::max(block_threads, b);
   }
-  out.push_back({"launch threads", total});
-  out.push_back({"launch threads.x", per_dim[0]});
-  out.push_back({"launch threads.y", per_dim[1]});
-  out.push_back({"launch threads.z", per_dim[2]});
+  out.push_back({"launch threads", threads});
+  out.push_back({"launch threads.x", threads_dim[0]});
+  out.push_back({"launch threads.y", threads_dim[1]});
+  out.push_back({"launch threads.z", threads_dim[2]});
+  out.push_back({"launch blocks", blocks});
+  out.push_back({"launch blocks.x", blocks_dim[0]});
+  out.push_back({"launch blocks.y", blocks_dim[1]});
+  out.push_back({"launch blocks.z", blocks_dim[2]});
+  out.push_back({"launch block threads", block_threads});
+  return out;
+}
+
+std::vector<std::string> sized_axes(const Kernel& k, const std::string& variant, const Params& base,
+                                    const DeviceLimits& limits, const std::set<std::string>& skip_axes) {
+  std::vector<std::string> out;
+  for (const AxisSpec& axis : k.axes()) {
+    if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
+    const auto at_min = valid_params_at(k, base, axis, axis.min);
+    const auto at_max = valid_params_at(k, base, axis, axis.max);
+    if (!at_min || !at_max) continue;
+    const auto lo = call_sizes(k, variant, *at_min, limits), hi = call_sizes(k, variant, *at_max, limits);
+    const bool same = lo.size() == hi.size() && std::equal(lo.begin(), lo.end(), hi.begin(), [](const auto& a, const auto& b) {
+                        return a.name == b.name && a.value == b.value;
+                      });
+    if (!same) out.push_back(axis.name);
+  }
   return out;
 }
 
@@ -41,28 +89,52 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
                                           const DeviceLimits& limits,
                                           const std::set<std::string>& skip_axes) {
   std::vector<ModelBoundary> out;
+  const std::vector<std::string> sized = sized_axes(k, variant, base, limits, skip_axes);
   for (const AxisSpec& axis : k.axes()) {
     if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
     const auto at_max = valid_params_at(k, base, axis, axis.max);
     if (!at_max) continue;
+    // This axis times each other sized axis, when this one is sized too (the other stays at
+    // `base` along this axis).
+    std::vector<std::string> partners;
+    if (std::find(sized.begin(), sized.end(), axis.name) != sized.end())
+      for (const std::string& other : sized)
+        if (other != axis.name) partners.push_back(other);
+    const bool is_sized = !partners.empty() || std::find(sized.begin(), sized.end(), axis.name) != sized.end();
+    auto sizes_at = [&](const Params& p) {
+      std::vector<CallSize> sizes = call_sizes(k, variant, p, limits);
+      const auto mine = int_value(p, axis.name);
+      if (is_sized && mine) sizes.push_back({"axis " + axis.name, *mine});  // an 8-bit expert id, say
+      for (const std::string& other : partners)
+        if (const auto theirs = int_value(p, other); mine && theirs)
+          sizes.push_back({"axes " + std::min(axis.name, other) + "*" + std::max(axis.name, other),
+                           saturating_mul(*mine, *theirs)});
+      return sizes;
+    };
     // The sizes by name as at the axis maximum (the largest call); one property per size and
     // threshold. A size missing at some value (a buffer that is not always there) reads as 0.
     std::vector<std::string> names;
-    for (const CallSize& s : call_sizes(k, variant, *at_max, limits)) names.push_back(s.name);
+    for (const CallSize& s : sizes_at(*at_max)) names.push_back(s.name);
     const std::size_t n_thresholds = std::size(kSizeThresholds);
     const auto changes = axis_changes(k, base, axis, [&](const Params& p) {
-      const auto sizes = call_sizes(k, variant, p, limits);
+      const auto sizes = sizes_at(p);
       std::vector<bool> s(names.size() * n_thresholds, false);
       for (std::size_t i = 0; i < names.size(); ++i)
         for (const CallSize& size : sizes)
           if (size.name == names[i])
-            for (std::size_t t = 0; t < n_thresholds; ++t) s[i * n_thresholds + t] = size.value >= kSizeThresholds[t];
+            for (std::size_t t = 0; t < n_thresholds; ++t)
+              s[i * n_thresholds + t] = width_applies(size.name, kSizeThresholds[t]) && size.value >= kSizeThresholds[t];
       return s;
     });
     for (const AxisChange& c : changes) {
       const std::string& name = names[c.signal / n_thresholds];
       const std::string rule = "size:" + name + " >= " + threshold_text(kSizeThresholds[c.signal % n_thresholds]);
-      out.push_back({axis.name, name, c.at, rule, c.now});
+      ModelBoundary crossing{axis.name, name, c.at, rule, c.now};
+      // A narrow width is crossed at small shapes, by many sizes, from every start shape: its
+      // cases are the last value below and the first at or above (the wrap holds from there on);
+      // 2^31 and 2^32 keep two steps either side.
+      if (kSizeThresholds[c.signal % n_thresholds] < (std::uint64_t{1} << 31)) crossing.before = 1, crossing.after = 0;
+      out.push_back(std::move(crossing));
     }
   }
   return out;

@@ -1,7 +1,9 @@
 #include "gridfuzz/search/strategies.hpp"
 
 #include <cmath>
+#include <map>
 
+#include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/predictor.hpp"
 
 namespace gridfuzz {
@@ -61,10 +63,17 @@ std::vector<AxisChange> axis_changes(const Kernel& k, const Params& base, const 
   if (last != points.back()) points.push_back(last);
 
   // A value with no valid params reads as "nothing holds" (as a case that cannot be formed).
+  // Each value is evaluated once: the bisections of signals that change in the same interval
+  // probe the same values.
   std::size_t count = 0;
+  std::map<std::int64_t, std::vector<bool>> seen;
   auto states_at = [&](std::int64_t v) {
-    const auto p = valid_params_at(k, base, axis, v);
-    std::vector<bool> s = p ? states(*p) : std::vector<bool>();
+    auto it = seen.find(v);
+    if (it == seen.end()) {
+      const auto p = valid_params_at(k, base, axis, v);
+      it = seen.emplace(v, p ? states(*p) : std::vector<bool>()).first;
+    }
+    std::vector<bool> s = it->second;
     if (count == 0) count = s.size();
     s.resize(count, false);
     return s;
@@ -97,7 +106,7 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
     if (!at_max) continue;
     // The signals: the launch as a whole, and each index the plan declares (named at the maximum).
     std::vector<std::string> signals{"launch"};
-    for (const auto& iv : predict(k.plan(*at_max, variant, limits), limits).indices) signals.push_back(iv.name);
+    for (const auto& iv : predict(bind_case(k, *at_max, variant)->plan(limits), limits).indices) signals.push_back(iv.name);
     auto bad_states = [&](const Prediction& pred) {
       std::vector<bool> s{!pred.accepted()};
       for (std::size_t i = 1; i < signals.size(); ++i) {
@@ -109,14 +118,14 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
       return s;
     };
     const auto changes = axis_changes(k, base, axis, [&](const Params& p) {
-      return bad_states(predict(k.plan(p, variant, limits), limits));
+      return bad_states(predict(bind_case(k, p, variant)->plan(limits), limits));
     });
     for (const AxisChange& c : changes) {
       const std::string& signal = signals[c.signal];
       const std::int64_t bad_side = c.now ? c.at : c.at - axis.step;
       const auto p = valid_params_at(k, base, axis, bad_side);
       const std::string rule = signal != "launch" ? "wrap:" + signal
-                               : p                ? predict(k.plan(*p, variant, limits), limits).outcome
+                               : p                ? predict(bind_case(k, *p, variant)->plan(limits), limits).outcome
                                                   : std::string("refuse");
       out.push_back({axis.name, signal, c.at, rule, c.now});
     }

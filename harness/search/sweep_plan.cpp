@@ -85,7 +85,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         for (const ModelBoundary& b : found) {
           if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
           const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
-          for (std::int64_t d = -2; d <= 2; ++d) {
+          for (std::int64_t d = -b.before; d <= b.after; ++d) {
             const std::int64_t v = b.first_bad + d * axis->step;
             if (v < axis->min || v > axis->max) continue;
             Params p = start.params;

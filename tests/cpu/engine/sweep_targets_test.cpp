@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <set>
 #include <stdexcept>
 
@@ -64,6 +65,48 @@ class SizedKernel : public Kernel {
   ElementType type_;
 };
 
+// A plugin's kernel with a bug nothing declares: a uint16 index formed from rows * cols (one per
+// pair), over a buffer of rows*cols*64 elements and a grid of `rows` blocks, so neither a buffer
+// nor a launch size crosses 2^16 where the index does (issue 30).
+class PairCase final : public BoundCase {
+ public:
+  PairCase(std::uint64_t rows, std::uint64_t cols) : rows_(rows), cols_(cols) {}
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back({"k", {rows_, 1, 1}, {64, 1, 1}});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"data", BufferRole::output, ElementType::f32, rows_ * cols_ * 64}};
+  }
+  std::uint64_t bytes_moved() const override { return 0; }
+  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
+  ComparePolicy compare_policy() const override { return {}; }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
+  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
+  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
+    unused();
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
+
+ private:
+  std::uint64_t rows_, cols_;
+};
+
+class PairKernel : public Kernel {
+ public:
+  std::string name() const override { return "test.pair_u16"; }
+  std::string description() const override { return "a uint16 index over rows * cols"; }
+  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"rows", "rows", "100", {}, 1, 1 << 20, 1}, {"cols", "cols", "300", {}, 1, 1 << 20, 1}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
+    return std::make_unique<PairCase>(p.get_u64("rows"), p.get_u64("cols"));
+  }
+};
+
 std::optional<std::int64_t> crossing(const std::vector<ModelBoundary>& found, const std::string& rule) {
   for (const auto& b : found)
     if (b.rule == rule && b.becomes_bad) return b.first_bad;
@@ -74,7 +117,8 @@ std::int64_t ceil_div_i(std::uint64_t a, std::uint64_t b) { return static_cast<s
 
 }  // namespace
 
-// The crossing of every declared size is the exact first n at which it reaches 2^31 and 2^32.
+// The crossing of every declared size is the exact first n at which it reaches each width's
+// threshold (2^8 ... 2^32).
 RC_GTEST_PROP(SizeCrossings, AreTheExactFirstValuesAtEachThreshold, ()) {
   const std::uint64_t per_n = *rc::gen::inRange<std::uint64_t>(1, 5000);
   const ElementType type = *rc::gen::element(ElementType::u8, ElementType::f16, ElementType::f32);
@@ -82,9 +126,14 @@ RC_GTEST_PROP(SizeCrossings, AreTheExactFirstValuesAtEachThreshold, ()) {
   const auto found = size_crossings(k, "only", Params::defaults(k.axes()), *device_preset("sm_90"));
   const std::uint64_t eb = element_bytes(type);
   for (const std::uint64_t t : kSizeThresholds) {
-    const std::string power = t == (1ull << 31) ? "2^31" : "2^32";
+    const std::string power = "2^" + std::to_string(std::countr_zero(t));
     RC_ASSERT(crossing(found, "size:buffer data elements >= " + power) == ceil_div_i(t, per_n));
-    RC_ASSERT(crossing(found, "size:buffer data bytes >= " + power) == ceil_div_i(t, per_n * eb));
+    // Byte sizes are byte offsets: watched at the 32-bit widths only.
+    if (t >= (1ull << 31)) {
+      RC_ASSERT(crossing(found, "size:buffer data bytes >= " + power) == ceil_div_i(t, per_n * eb));
+    } else {
+      RC_ASSERT(!crossing(found, "size:buffer data bytes >= " + power));
+    }
     // Threads: ceil(n/256)*256 >= t  <=>  n > t - 256.
     RC_ASSERT(crossing(found, "size:launch threads >= " + power) == static_cast<std::int64_t>(t - 255));
     RC_ASSERT(crossing(found, "size:launch threads.x >= " + power) == static_cast<std::int64_t>(t - 255));
@@ -241,4 +290,23 @@ TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
   keep_boundary_tiers(none, {"none"});
   for (const auto& t : none.targets) EXPECT_TRUE(t.boundary_cases.empty());
   EXPECT_THROW(keep_boundary_tiers(none, {"bogus"}), std::invalid_argument);
+}
+
+// Issue 30: the undirected plan stands at the crossing of the product of two axes, for every
+// variant: with cols at its default 300, rows 218 (218*300 = 65400 < 2^16) and 219 (65700);
+// with rows at 100, cols 655 and 656.
+TEST(SizeCrossings, AProductOfTwoAxesIsPlannedAtEachWidth) {
+  PairKernel k;
+  const SweepPlan plan = plan_sweep({&k}, *device_preset("sm_90"));
+  ASSERT_EQ(plan.targets.size(), 2u);
+  for (const SweepTarget& t : plan.targets) {
+    std::set<std::pair<std::string, std::string>> shapes;
+    for (const Case& c : t.boundary_cases) shapes.insert({c.params.get("rows"), c.params.get("cols")});
+    for (const auto& want : {std::pair<std::string, std::string>{"218", "300"}, {"219", "300"}, {"100", "655"},
+                             {"100", "656"}})
+      EXPECT_TRUE(shapes.contains(want)) << t.variant << ": rows=" << want.first << " cols=" << want.second;
+    bool rule = false;
+    for (const ModelBoundary& b : t.boundaries) rule = rule || b.rule == "size:axes cols*rows >= 2^16";
+    EXPECT_TRUE(rule) << t.variant;
+  }
 }

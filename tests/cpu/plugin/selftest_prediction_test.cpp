@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/registry.hpp"
+#include "gridfuzz/core/model_profiles.hpp"
 #include "gridfuzz/search/strategies.hpp"
+#include "gridfuzz/search/sweep_plan.hpp"
 #include "selftest_kernels.hpp"
 #include "selftest_triggers.hpp"
 
@@ -111,4 +114,34 @@ RC_GTEST_PROP(SelftestFixedTwins, NeverPredictedToFailAnywhere, ()) {
   RC_PRE(!k->check(p));
   const Prediction pred = predict_at(*k, "fixed", p);
   RC_ASSERT(!fails(pred));
+}
+
+// Issue 30: the plan a sweep makes with no directions (every start shape, every tier) holds, for
+// every bug class, a case where its kernel fails: one the model predicts failing with the
+// trigger's rule, or, for the class the model cannot see (dropped rows: grid.y clamped to 65535
+// whatever the columns), one past the trigger on its axis.
+TEST(SelftestUndirectedPlan, HoldsACaseInEveryClassFailingRegion) {
+  std::vector<const Kernel*> kernels;
+  for (const auto& k : selftests().all()) kernels.push_back(k.get());
+  SweepPlanOptions options;
+  for (const ModelProfile& m : model_profiles()) options.profiles.push_back(&m);
+  const SweepPlan plan = plan_sweep(kernels, kH200, options);
+  for (const selftest::Trigger& t : selftest::triggers()) {
+    const auto target = std::find_if(plan.targets.begin(), plan.targets.end(), [&](const SweepTarget& s) {
+      return s.kernel->name() == t.kernel && s.variant == t.variant;
+    });
+    ASSERT_NE(target, plan.targets.end()) << t.kernel << " " << t.variant;
+    bool found = false;
+    for (const Case& c : target->boundary_cases) {
+      if (t.predicted == "none") {
+        found = c.params.get_int(t.axis) >= t.first_bad;
+      } else {
+        found = model_says(predict_at(*target->kernel, t.variant, c.params)) == t.predicted;
+      }
+      if (found) break;
+    }
+    EXPECT_TRUE(found) << t.bug_class << " " << t.kernel << "/" << t.variant << ": no planned case where it fails ("
+                       << t.predicted << " at " << t.axis << "=" << t.first_bad << "); "
+                       << target->boundary_cases.size() << " cases planned";
+  }
 }

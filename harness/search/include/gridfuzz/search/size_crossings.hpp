@@ -1,9 +1,10 @@
 #pragma once
 // Model-blind sweep targets. The boundaries of model_boundaries() exist only where an adapter's
-// plan predicts a limit; a kernel whose bug is a 32-bit offset that nobody declared is found only
-// if the sweep goes where some size of the call crosses 2^31 or 2^32. These are computed from
-// what every adapter declares anyway (its buffers and its launches), so they work for plugins and
-// upstream kernels that declare no index expressions.
+// plan predicts a limit; a kernel whose bug is an index of some width that nobody declared (an
+// 8-bit counter, an int16 or uint16 index, an index computed through a float, an int32 or uint32
+// offset) is found only if the sweep goes where some size of the call crosses that width. These
+// are computed from what every adapter declares anyway (its axes, buffers and launches), so they
+// work for plugins and upstream kernels that declare no index expressions.
 #include <cstdint>
 #include <set>
 #include <string>
@@ -15,23 +16,36 @@
 
 namespace gridfuzz {
 
-// A size of one call that a 32-bit index over it would have to hold.
+// A size of one call that an index over it would have to hold.
 struct CallSize {
-  std::string name;     // "buffer y elements", "launch threads", "launch threads.z"
+  std::string name;     // "buffer y elements", "launch threads", "launch blocks.z", "axes rows*cols"
   std::uint64_t value = 0;
 };
 
-// The sizes of the call at `p`: every buffer's element count and byte size, and over the planned
-// launches the largest total thread count (grid x block) and the largest per-dimension thread
-// count (grid.d x block.d). Products saturate at 2^64-1.
+// The sizes of the call at `p`: every buffer's element count and byte size; over the planned
+// launches the largest total thread count (grid x block), per-dimension thread count
+// (grid.d x block.d), total block count, block count per dimension and threads per block.
+// Products saturate at 2^64-1.
 std::vector<CallSize> call_sizes(const Kernel& kernel, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits);
 
-// The thresholds a 32-bit index breaks at: 2^31 (int) and 2^32 (unsigned).
-inline constexpr std::uint64_t kSizeThresholds[] = {std::uint64_t{1} << 31, std::uint64_t{1} << 32};
+// The widths index code uses, and where each breaks: 2^8 (an 8-bit counter), 2^15 and 2^16
+// (int16, uint16), 2^24 (the last integer a float holds exactly: an index computed through a
+// float), 2^31 and 2^32 (int32, uint32). 2^53 (double) lies beyond any buffer a GPU holds.
+inline constexpr std::uint64_t kSizeThresholds[] = {std::uint64_t{1} << 8,  std::uint64_t{1} << 15,
+                                                    std::uint64_t{1} << 16, std::uint64_t{1} << 24,
+                                                    std::uint64_t{1} << 31, std::uint64_t{1} << 32};
 
-// For each integer axis not in `skip_axes` (the others at `base`), every value at which one of call_sizes() crosses
-// one of kSizeThresholds (rule "size:<name> >= 2^31"; becomes_bad is true on the way up).
+// The integer axes (not in `skip_axes`) that some size of the call depends on: the call's sizes
+// at the axis minimum and maximum differ, the other axes at `base`. An index formed from two of
+// them (row * cols, token * expert) is the product of their values.
+std::vector<std::string> sized_axes(const Kernel& kernel, const std::string& variant, const Params& base,
+                                    const DeviceLimits& limits, const std::set<std::string>& skip_axes = {});
+
+// For each integer axis not in `skip_axes` (the others at `base`), every value at which one of
+// call_sizes(), the axis' own value ("axis a", for a sized axis) or its product with another of
+// sized_axes() ("axes a*b") crosses one of kSizeThresholds (rule "size:<name> >= 2^16";
+// becomes_bad is true on the way up). Byte sizes are watched at 2^31 and 2^32 only.
 std::vector<ModelBoundary> size_crossings(const Kernel& kernel, const std::string& variant, const Params& base,
                                           const DeviceLimits& limits,
                                             const std::set<std::string>& skip_axes = {});

@@ -54,6 +54,8 @@ struct ModelBoundary {
                              // "size:<what> >= 2^31"
   bool becomes_bad = true;   // false: the prediction turns good again here (e.g. an int32 product
                              // that wrapped back to a legal value), or the size falls back below
+  // The cases planned around it: values first_bad + d*step for d in [-before, after].
+  int before = 2, after = 2;
 };
 
 // For each integer axis not in `skip_axes` (the others at `base`), every place where the prediction changes between

@@ -1,8 +1,9 @@
 #pragma once
 // What a sweep runs, decided on the CPU. Per kernel, the shapes it starts from (its defaults and
 // every model profile shape it takes); from each, the boundaries the model predicts and the
-// values where a size of the call crosses 2^31 or 2^32 (size_crossings.hpp); every such point at
-// -2..+2 steps is run for EVERY variant of the kernel, so a fix is proven exactly where its twin
+// values where a size of the call crosses an integer width, 2^8 to 2^32 (size_crossings.hpp);
+// every such point (at -2..+2 steps; a narrow width's at the last value below and the first
+// above) is run for EVERY variant of the kernel, so a fix is proven exactly where its twin
 // breaks. And the rapidcheck generator of random shapes, biased to those boundaries.
 #include <rapidcheck.h>
 
