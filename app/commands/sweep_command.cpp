@@ -41,7 +41,7 @@ struct SweepArgs {
   std::vector<std::string> variants;  // run only these (empty: all)
   std::vector<std::string> tiers;     // boundary tiers to run (empty: all)
   std::string models = "all";         // --model: the profiles whose shapes the sweep starts from too
-  std::size_t cases = 10;
+  std::size_t cases = 100;
   std::uint64_t seed = 1;
   double time_budget_s = 0;
   bool resume = false;
@@ -212,7 +212,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "(random cases only; default all)")
       ->delimiter(',')
       ->check(CLI::IsMember(boundary_tier_names()));
-  cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 10, at most 10^7)")
+  cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 100, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
   cmd->add_option("--time-budget", a->time_budget_s,

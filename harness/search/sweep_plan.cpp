@@ -188,18 +188,45 @@ std::string save_to_corpus(const Case& c, const std::string& dir) {
   return path;
 }
 
+namespace {
+
+using AxisValueGen = rc::Gen<std::pair<std::string, std::string>>;
+
+// One Params from one generator per axis.
+rc::Gen<Params> combine(const std::vector<AxisValueGen>& axis_gens) {
+  rc::Gen<Params> gen = rc::gen::just(Params());
+  for (const auto& g : axis_gens)
+    gen = rc::gen::map(rc::gen::pair(gen, g), [](const std::pair<Params, std::pair<std::string, std::string>>& x) {
+      Params p = x.first;
+      p.set(x.second.first, x.second.second);
+      return p;
+    });
+  return gen;
+}
+
+}  // namespace
+
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries) {
-  std::vector<rc::Gen<std::pair<std::string, std::string>>> axis_gens;
+  std::vector<AxisValueGen> near_gens, wide_gens;
   for (const AxisSpec& a : kernel.axes()) {
     if (a.is_choice()) {
-      axis_gens.push_back(rc::gen::map(rc::gen::elementOf(a.choices),
-                                       [name = a.name](const std::string& v) { return std::make_pair(name, v); }));
+      const AxisValueGen choice = rc::gen::map(rc::gen::elementOf(a.choices),
+                                               [name = a.name](const std::string& v) { return std::make_pair(name, v); });
+      near_gens.push_back(choice);
+      wide_gens.push_back(choice);
       continue;
     }
-    // Near the default and each predicted boundary (+-2 steps), or any order of magnitude; the
-    // axis' far end is reached only through a boundary that lies there.
     const auto lo = static_cast<std::uint64_t>(a.min), hi = static_cast<std::uint64_t>(a.max);
     const auto step = static_cast<std::uint64_t>(a.step);
+    auto on_grid = [name = a.name, lo, step](std::uint64_t v) {
+      return std::make_pair(name, std::to_string(lo + (v - lo) / step * step));
+    };
+    // Whichever branch drew it, a failing value shrinks towards the axis minimum, so the minimal
+    // case is the smallest failing value, not the nearest anchor.
+    auto shrinking = [lo](rc::Gen<std::uint64_t> g) {
+      return rc::gen::shrink(std::move(g), [lo](std::uint64_t v) { return rc::shrink::towards(v, lo); });
+    };
+    // Near the default and each predicted boundary (+-2 steps), or any order of magnitude.
     std::vector<std::uint64_t> anchors{static_cast<std::uint64_t>(std::stoll(a.default_value))};
     for (const auto& b : boundaries)
       if (b.axis == a.name) anchors.push_back(static_cast<std::uint64_t>(b.first_bad));
@@ -209,23 +236,17 @@ rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBound
                                std::uint64_t v = x.second < 0 ? (x.first - lo >= d ? x.first - d : lo) : x.first + d;
                                return std::min(v, hi);
                              });
-    // Whichever branch drew it, a failing value also shrinks towards the axis minimum, so the
-    // minimal case is the smallest failing value, not the nearest anchor.
-    auto value = rc::gen::shrink(rc::gen::weightedOneOf<std::uint64_t>({{3, near}, {1, properties::log_uniform(lo, hi)}}),
-                                 [lo](std::uint64_t v) { return rc::shrink::towards(v, lo); });
-    axis_gens.push_back(rc::gen::map(value, [name = a.name, lo, step](std::uint64_t v) {
-      return std::make_pair(name, std::to_string(lo + (v - lo) / step * step));  // onto the axis grid
-    }));
+    near_gens.push_back(rc::gen::map(
+        shrinking(rc::gen::weightedOneOf<std::uint64_t>({{3, near}, {1, properties::log_uniform(lo, hi)}})), on_grid));
+    wide_gens.push_back(rc::gen::map(shrinking(properties::log_uniform(lo, hi)), on_grid));
   }
-  // Combine the per-axis generators one by one into a Params.
-  rc::Gen<Params> gen = rc::gen::just(Params());
-  for (auto& g : axis_gens)
-    gen = rc::gen::map(rc::gen::pair(gen, g), [](const std::pair<Params, std::pair<std::string, std::string>>& x) {
-      Params p = x.first;
-      p.set(x.second.first, x.second.second);
-      return p;
-    });
-  return gen;
+  // Half the draws stay near the boundaries; the other half draw every integer axis at once,
+  // log-uniform over its whole declared range, so a failing region nobody predicted is reached
+  // wherever it lies (docs/MODELS.md, "The random phase": how many draws find what). At full
+  // size from the first draw: rapidcheck scales its ranges by a size that grows from 0 over a
+  // run, which would keep the early draws (all of them, in a short run) near each axis minimum.
+  return rc::gen::resize(rc::kNominalSize,
+                         rc::gen::weightedOneOf<Params>({{1, combine(near_gens)}, {1, combine(wide_gens)}}));
 }
 
 }  // namespace gridfuzz

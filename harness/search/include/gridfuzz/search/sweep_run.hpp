@@ -24,7 +24,7 @@
 namespace gridfuzz {
 
 struct SweepSettings {
-  std::size_t cases = 10;     // random cases per kernel and variant
+  std::size_t cases = 100;    // random cases per kernel and variant (docs/MODELS.md, "The random phase")
   std::uint64_t seed = 1;     // of the random cases and of every case's inputs
   double time_budget_s = 0;   // stop starting new cases after this long; 0: no limit
   // The budget counts from here (the command's start: planning counts too).
