@@ -267,3 +267,40 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, SelftestSweepGpu,
                                            "selftest.block_threads", "selftest.dynamic_smem",
                                            "selftest.register_pressure"),
                          [](const auto& info) { return info.param.substr(9); });
+
+// Issue 30: `sweep 'selftest.*'` with no directions at all (default tiers, default random cases)
+// finds every bug class with the kind its trigger specifies, and no fixed twin fails anywhere.
+// It takes minutes, so it runs when GRIDFUZZ_UNDIRECTED_BUDGET_S (its time budget) is set, as
+// `scripts/gpu-selftest --undirected` does.
+TEST(UndirectedSelftestGpu, SweepWithNoDirectionsFindsEveryClassAndNoFalsePositive) {
+  std::string why;
+  if (no_device(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  const std::string budget = env_or("GRIDFUZZ_UNDIRECTED_BUDGET_S", "");
+  if (budget.empty()) GTEST_SKIP() << "a sweep of minutes: set GRIDFUZZ_UNDIRECTED_BUDGET_S (scripts/gpu-selftest --undirected)";
+  const fs::path csv = out_dir() / "undirected_sweep.csv";
+  fs::remove(csv);
+  const Result r = gridfuzz_cli("sweep 'selftest.*' --time-budget " + budget + " --csv '" + csv.string() + "'");
+  std::printf("%s\n", r.output.substr(r.output.size() > 1500 ? r.output.size() - 1500 : 0).c_str());
+  const auto rows = reports::read_csv(csv).rows;
+  for (const selftest::Trigger& t : selftest::triggers()) {
+    std::size_t of_target = 0;
+    std::optional<reports::CsvRow> hit;
+    for (const auto& row : rows) {
+      if (row.get("kernel") != t.kernel || row.get("variant") != t.variant) continue;
+      ++of_target;
+      if (!hit && detected_kind(row) == t.detected) hit = row;
+    }
+    EXPECT_TRUE(hit) << t.bug_class << " " << t.kernel << "/" << t.variant << ": no row detected as " << t.detected
+                     << " among " << of_target << " rows";
+    if (hit) std::printf("found %s %s/%s as %s: %s\n", t.bug_class.c_str(), t.kernel.c_str(), t.variant.c_str(),
+                         t.detected.c_str(), hit->get("replay").c_str());
+  }
+  std::size_t fixed_rows = 0;
+  for (const auto& row : rows)
+    if (row.get("variant") == "fixed") {
+      ++fixed_rows;
+      EXPECT_FALSE(verdict_fails_run(row.get("verdict")))
+          << "false positive: " << row.get("verdict") << " " << row.get("replay") << " " << row.get("oracle");
+    }
+  std::printf("undirected sweep: %zu rows, %zu of fixed twins, %.0f s\n", rows.size(), fixed_rows, r.seconds);
+}
