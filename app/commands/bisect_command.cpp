@@ -12,6 +12,7 @@
 #include "gridfuzz/reporters/console_line.hpp"
 #include "gridfuzz/reporters/csv_reporter.hpp"
 #include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/search/strategies.hpp"
 #include "gridfuzz/app/model_option.hpp"
 #include "gridfuzz/app/parse.hpp"
@@ -30,9 +31,10 @@ struct BisectArgs {
 
 std::string value_or_none(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "none"; }
 
-// "fail:mismatch" -> "mismatch"; expected-fail/model-mismatch -> what was observed.
+// A fail:<kind> verdict -> its kind ("mismatch"); expected-fail, model-mismatch -> what was observed.
 std::string failure_kind(const CaseRecord& record) {
-  if (record.verdict.kind == Verdict::Kind::fail) return record.verdict.failure_kind;
+  if (record.verdict.kind == Verdict::Kind::fail && record.verdict.failure_kind)
+    return std::string(to_string(*record.verdict.failure_kind));
   if (record.observed.kind == Observed::Kind::refuse) return "refused(" + record.observed.reason + ")";
   if (record.observed.kind != Observed::Kind::accept) return record.observed.to_string();
   return record.oracle.to_string();
@@ -107,7 +109,7 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
       std::string predicted_rule = "none";
       const BisectResult model = bisect_first_bad(lo, hi, axis->step, [&](std::int64_t v) {
         const Prediction p = predict(bind_case(k, params_at(v), variant)->plan(session.limits().limits), session.limits().limits);
-        const bool bad = !p.accepted() || p.index_wrap() != "safe";
+        const bool bad = !p.accepted() || index_wrap_of(p).wraps();
         if (bad) predicted_rule = p.accepted() ? p.index_wrap() : p.outcome;
         return bad;
       });

@@ -6,6 +6,7 @@
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/app/case_expansion.hpp"
 #include "gridfuzz/app/commands.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/app/session.hpp"
@@ -59,7 +60,7 @@ int plan_kernel(const PlanArgs& a, const SelectedLimits& sel) {
               << (pred.launches[i].accepted ? "" : " (" + pred.launches[i].detail + ")") << "\n";
   for (const auto& iv : pred.indices) std::cout << "index " << iv.name << ": " << iv.describe() << "\n";
   std::cout << "prediction: " << pred.outcome << "  index: " << pred.index_wrap() << "\n";
-  return pred.accepted() && pred.index_wrap() == "safe" ? kOk : kFound;
+  return pred.accepted() && !index_wrap_of(pred).wraps() ? kOk : kFound;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ std::string console_line(const CaseRecord& r) {
   const auto text = [](const std::string& s) { return reports::terminal_text(s); };
   char buf[512];
   std::snprintf(buf, sizeof(buf), "%-18s %-7s %-22s %-26s %-18s", text(r.the_case.kernel).c_str(),
-                text(r.the_case.variant).c_str(), text(r.plan.predicted).c_str(), text(r.observed.to_string()).c_str(),
+                text(r.the_case.variant).c_str(), text(r.plan.predicted.to_string()).c_str(), text(r.observed.to_string()).c_str(),
                 text(r.verdict.to_string()).c_str());
   std::string line = buf;
   if (r.timing.samples > 0) line += " " + reports::format_double(r.timing.median_ms) + " ms";

@@ -38,8 +38,8 @@ reports::CsvRow to_row(const CaseRecord& r) {
   }
   if (r.plan.max_index) row.set_u128("max_index", *r.plan.max_index);
   if (r.plan.index_type) row.set("index_type", to_string(*r.plan.index_type));
-  row.set("index_wrap", r.plan.index_wrap);
-  row.set("predicted", r.plan.predicted);
+  row.set("index_wrap", r.plan.index_wrap.to_string());
+  row.set("predicted", r.plan.predicted.to_string());
   row.set("observed", r.observed.to_string());
   row.set("oracle", r.oracle.to_string());
   // Empty where SCHEMA.md says so: no oracle ran, nothing was timed, nothing ran (static).

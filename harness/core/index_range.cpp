@@ -1,25 +1,10 @@
 #include "gridfuzz/index_range.hpp"
 
+#include "gridfuzz/core/vocabulary.hpp"
+
 namespace gridfuzz {
 
-std::string to_string(IndexType t) {
-  switch (t) {
-    case IndexType::int32: return "int32";
-    case IndexType::uint32: return "uint32";
-    case IndexType::int64: return "int64";
-    case IndexType::uint64: return "uint64";
-    case IndexType::int16: return "int16";
-    case IndexType::uint16: return "uint16";
-  }
-  return "?";
-}
-
-std::optional<IndexType> parse_index_type(const std::string& s) {
-  for (IndexType t : {IndexType::int16, IndexType::uint16, IndexType::int32, IndexType::uint32, IndexType::int64,
-                      IndexType::uint64})
-    if (to_string(t) == s) return t;
-  return std::nullopt;
-}
+// to_string(IndexType) and parse_index_type: core/vocabulary.cpp, with the other words.
 
 u128 first_wrapping_value(IndexType t) {
   switch (t) {
@@ -43,8 +28,8 @@ IndexVerdict check_index(const IndexRange& r) {
 }
 
 std::string IndexVerdict::describe() const {
-  if (safe) return "safe";
-  return "wrap:" + name + " (max " + to_string_u128(max_value) + " >= " + to_string_u128(limit) + ")";
+  if (safe) return IndexWrap::safe().to_string();
+  return IndexWrap::wrap(name).to_string() + " (max " + to_string_u128(max_value) + " >= " + to_string_u128(limit) + ")";
 }
 
 }  // namespace gridfuzz

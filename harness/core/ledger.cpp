@@ -1,6 +1,7 @@
 #include "gridfuzz/core/ledger.hpp"
 
 #include "gridfuzz/core/text_file.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 
 #include <sstream>
 #include <stdexcept>
@@ -37,7 +38,7 @@ bool Ledger::expects_failure(const std::string& kernel, const std::string& varia
     if (e.kernel != kernel || e.variant != variant) continue;
     if (e.when == "always") return true;
     if (e.when == "refused" && !p.accepted()) return true;
-    if (e.when == "wrap" && p.index_wrap() != "safe") return true;
+    if (e.when == "wrap" && index_wrap_of(p).wraps()) return true;
   }
   return false;
 }

@@ -1,25 +1,10 @@
 #include "gridfuzz/predictor.hpp"
 
-#include <array>
-
 #include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 
 namespace gridfuzz {
 namespace {
-
-constexpr std::array<std::pair<Rule, const char*>, 11> kRuleNames{{
-    {Rule::grid_zero, "grid.zero"},
-    {Rule::grid_x, "grid.x"},
-    {Rule::grid_y, "grid.y"},
-    {Rule::grid_z, "grid.z"},
-    {Rule::block_x, "block.x"},
-    {Rule::block_y, "block.y"},
-    {Rule::block_z, "block.z"},
-    {Rule::block_threads, "block.threads"},
-    {Rule::smem_default, "smem.default"},
-    {Rule::smem_optin, "smem.optin"},
-    {Rule::regs, "regs"},
-}};
 
 LaunchVerdict refuse(Rule r, std::uint64_t value, std::uint64_t limit) {
   LaunchVerdict v;
@@ -31,21 +16,8 @@ LaunchVerdict refuse(Rule r, std::uint64_t value, std::uint64_t limit) {
 
 }  // namespace
 
-std::string to_string(Rule r) {
-  for (const auto& [rule, name] : kRuleNames)
-    if (rule == r) return name;
-  return "?";
-}
-
-std::optional<Rule> parse_rule(const std::string& s) {
-  for (const auto& [rule, name] : kRuleNames)
-    if (s == name) return rule;
-  return std::nullopt;
-}
-
-std::string LaunchVerdict::outcome() const {
-  return accepted ? std::string("accept") : "refuse:" + to_string(*rule);
-}
+// The words are the vocabulary's (core/vocabulary.cpp), as are to_string(Rule) and parse_rule.
+std::string LaunchVerdict::outcome() const { return predicted_outcome(*this).to_string(); }
 
 std::uint64_t registers_per_block(std::uint64_t regs_per_thread, std::uint64_t threads,
                                   const DeviceLimits& limits) {
@@ -94,11 +66,7 @@ LaunchVerdict predict_launch(const LaunchSpec& l, const DeviceLimits& lim) {
   return LaunchVerdict{};
 }
 
-std::string Prediction::index_wrap() const {
-  for (const auto& iv : indices)
-    if (!iv.safe) return "wrap:" + iv.name;
-  return "safe";
-}
+std::string Prediction::index_wrap() const { return index_wrap_of(*this).to_string(); }
 
 Prediction predict(const LaunchPlan& plan, const DeviceLimits& limits) {
   Prediction p;
@@ -106,11 +74,11 @@ Prediction predict(const LaunchPlan& plan, const DeviceLimits& limits) {
   // A host-computed argument narrowed to its declared type wraps like an index does.
   for (const auto& a : plan.host_arguments) p.indices.push_back(check_index({"arg:" + a.name, a.value, a.type, "value"}));
   if (plan.host_error) {
-    p.outcome = "host-error:" + *plan.host_error;
+    p.outcome = PredictedOutcome::host_error(*plan.host_error).to_string();
     p.detail = "host code fails before launching: " + *plan.host_error;
     return p;
   }
-  p.outcome = "accept";
+  p.outcome = PredictedOutcome::accept().to_string();
   for (std::size_t i = 0; i < plan.launches.size(); ++i) {
     p.launches.push_back(predict_launch(plan.launches[i], limits));
     if (!p.launches.back().accepted && !p.refused_launch) {

@@ -31,8 +31,8 @@ PlanSummary summarize(const LaunchPlan& plan, const Prediction& prediction) {
     for (const auto& arg : plan.host_arguments)  // predicted as "arg:<name>" (predictor.cpp)
       if ("arg:" + arg.name == iv->name) s.index_type = arg.type;
   }
-  s.index_wrap = prediction.index_wrap();
-  s.predicted = prediction.outcome;
+  s.index_wrap = index_wrap_of(prediction);
+  s.predicted = predicted_outcome(prediction);
   return s;
 }
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "gridfuzz/core/vocabulary.hpp"
+
 namespace gridfuzz {
 namespace {
 
@@ -64,6 +66,14 @@ class FieldReader {
   std::map<std::string, std::string> fields_;
 };
 
+// A field holding one word of the vocabulary, read with its parse.
+template <class Parse>
+auto word(const FieldReader& f, const std::string& name, Parse parse) {
+  const auto value = parse(f.text(name));
+  if (!value) throw std::runtime_error("record: field '" + name + "' is no " + name + ": '" + f.text(name) + "'");
+  return *value;
+}
+
 u128 parse_u128(const std::string& name, const std::string& text) {
   if (text.empty()) throw std::runtime_error("record: field '" + name + "' is empty");
   u128 v = 0;
@@ -95,10 +105,16 @@ std::string encode_record(const CaseRecord& r) {
   }
   if (r.plan.max_index) w.put("max_index", to_string_u128(*r.plan.max_index));
   if (r.plan.index_type) w.put("index_type", to_string(*r.plan.index_type));
-  w.put("index_wrap", r.plan.index_wrap);
-  w.put("predicted", r.plan.predicted);
-  w.put("observed", r.observed.to_string());
-  w.put_int("oracle_kind", static_cast<int>(r.oracle.kind));
+  // The vocabulary's values by their parts (the kinds' words, the free text as it is): a reason
+  // or name the CSV's strict parse would refuse still crosses the pipe unchanged.
+  w.put("index_wrap", to_string(r.plan.index_wrap.kind));
+  w.put("index_wrap_index", r.plan.index_wrap.index);
+  w.put("predicted", to_string(r.plan.predicted.kind));
+  w.put("predicted_rule", to_string(r.plan.predicted.rule));
+  w.put("predicted_what", r.plan.predicted.what);
+  w.put("observed", to_string(r.observed.kind));
+  w.put("observed_reason", r.observed.reason);
+  w.put("oracle_kind", to_string(r.oracle.kind));
   w.put("oracle_where", r.oracle.where);
   w.put_bool("oracle_exact", r.oracle.exact);
   w.put_uint("split_mismatches", r.oracle.split_mismatches);
@@ -143,15 +159,12 @@ CaseRecord decode_record(std::string_view bytes) {
     r.plan.index_type = parse_index_type(f.text("index_type"));
     if (!r.plan.index_type) throw std::runtime_error("record: field 'index_type' is no index type: " + f.text("index_type"));
   }
-  r.plan.index_wrap = f.text("index_wrap");
-  r.plan.predicted = f.text("predicted");
-  const auto observed = Observed::parse(f.text("observed"));
-  if (!observed) throw std::runtime_error("record: field 'observed' is no observation: " + f.text("observed"));
-  r.observed = *observed;
-  const int oracle_kind = f.get<int>("oracle_kind");
-  if (oracle_kind < 0 || oracle_kind > static_cast<int>(OracleResult::Kind::device_fault))
-    throw std::runtime_error("record: field 'oracle_kind' out of range: " + f.text("oracle_kind"));
-  r.oracle = {static_cast<OracleResult::Kind>(oracle_kind), f.text("oracle_where"),     f.get_bool("oracle_exact"),
+  r.plan.index_wrap = {word(f, "index_wrap", parse_index_wrap_kind), f.text("index_wrap_index")};
+  r.plan.predicted = {word(f, "predicted", parse_predicted_kind),
+                      word(f, "predicted_rule", [](std::string_view t) { return parse_rule(std::string(t)); }),
+                      f.text("predicted_what")};
+  r.observed = {word(f, "observed", parse_observed_kind), f.text("observed_reason")};
+  r.oracle = {word(f, "oracle_kind", parse_oracle_kind),    f.text("oracle_where"),     f.get_bool("oracle_exact"),
               f.get<std::uint64_t>("split_mismatches"),    f.get<double>("max_abs_err"), f.get<std::uint64_t>("unwritten"),
               f.get<std::uint64_t>("cpu_ok"),              f.get<std::uint64_t>("cpu_total")};
   const auto verdict = Verdict::parse(f.text("verdict"));

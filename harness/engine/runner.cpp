@@ -80,7 +80,7 @@ CaseResult predict_bound(const BoundCase& bound, const Case& c, const DeviceLimi
 void conclude(CaseResult& r, const Observation& obs, bool ledger_expects_failure,
               const std::optional<std::string>& plan_difference) {
   r.observed = obs.observed;
-  r.verdict = plan_difference ? Verdict{Verdict::Kind::model_mismatch, ""}
+  r.verdict = plan_difference ? Verdict::of(Verdict::Kind::model_mismatch)
                               : decide_verdict(r.prediction, obs, ledger_expects_failure);
   if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
 }
@@ -88,7 +88,7 @@ void conclude(CaseResult& r, const Observation& obs, bool ledger_expects_failure
 // What the oracle found, the failure kind its first failing check decides, and a line saying why.
 struct OracleOutcome {
   OracleResult result;
-  std::string failure_kind;
+  std::optional<FailureKind> failure_kind;
   std::string detail;
 };
 
@@ -100,7 +100,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
 
   // 1. guard zones
   if (const auto bad = bufs.guard_violations(); !bad.empty()) {
-    o.failure_kind = "out-of-bounds-write";
+    o.failure_kind = FailureKind::out_of_bounds_write;
     o.result = {.kind = OracleResult::Kind::guard, .where = bad.front()};
     o.detail = "guard zone changed around " + bad.front();
     return o;
@@ -121,13 +121,13 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
         sync_context();
       })) {
     result.context_lost = true;
-    o.failure_kind = "reference";
+    o.failure_kind = FailureKind::reference;
     o.result = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
     o.detail = "the split reference itself faulted: " + *fault;
     return o;
   }
   if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
-    o.failure_kind = "reference";
+    o.failure_kind = FailureKind::reference;
     o.result.kind = OracleResult::Kind::reference_refused;
     o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
     return o;
@@ -166,12 +166,12 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   o.result.cpu_ok = ref_total - ref_bad;
   o.result.cpu_total = ref_total;
   if (unwritten) {
-    o.failure_kind = "unwritten";
+    o.failure_kind = FailureKind::unwritten;
     o.detail = std::to_string(unwritten) + " output elements never written";
   } else if (o.result.split_mismatches) {
-    o.failure_kind = "mismatch";
+    o.failure_kind = FailureKind::mismatch;
   } else if (ref_bad) {
-    o.failure_kind = "reference";
+    o.failure_kind = FailureKind::reference;
     o.detail = std::to_string(ref_bad) + " of " + std::to_string(ref_total) + " CPU reference samples off; first " + ref_detail;
   }
   return o;
@@ -379,10 +379,10 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       r.context_lost = true;
       r.oracle = OracleResult{};
       r.oracle.kind = OracleResult::Kind::device_fault;
-      obs.failure_kind = "fault";
+      obs.failure_kind = FailureKind::fault;
       r.detail = std::string("the oracle hit a device error: ") + e.what();
     }
-    if (options.timing && obs.failure_kind.empty() && !r.context_lost)
+    if (options.timing && !obs.failure_kind && !r.context_lost)
       r.timing = time_case(kernel, *bound, limits, options, *bufs, stream.get());
   }
   return finish();
@@ -391,7 +391,8 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
 CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
                                 const Observed& observed) {
   CaseResult r = predict_case(kernel, c, limits);
-  conclude(r, Observation{observed, ""}, ledger.expects_failure(c.kernel, c.variant, r.prediction), std::nullopt);
+  conclude(r, Observation{observed, std::nullopt}, ledger.expects_failure(c.kernel, c.variant, r.prediction),
+           std::nullopt);
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/predictor.hpp"
 
@@ -124,9 +125,9 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
       const std::string& signal = signals[c.signal];
       const std::int64_t bad_side = c.now ? c.at : c.at - axis.step;
       const auto p = valid_params_at(k, base, axis, bad_side);
-      const std::string rule = signal != "launch" ? "wrap:" + signal
+      const std::string rule = signal != "launch" ? IndexWrap::wrap(signal).to_string()
                                : p                ? predict(bind_case(k, *p, variant)->plan(limits), limits).outcome
-                                                  : std::string("refuse");
+                                                  : std::string(to_string(PredictedOutcome::Kind::refuse));
       out.push_back({axis.name, signal, c.at, rule, c.now});
     }
   }

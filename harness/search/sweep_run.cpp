@@ -199,7 +199,7 @@ class SweepRun {
   std::optional<Verdict> verdict_of(std::uint64_t key) const {
     if (const auto it = failing_.find(key); it != failing_.end()) return it->second;
     if (const auto it = resumed_.find(key); it != resumed_.end()) return it->second;
-    if (met_.contains(key)) return Verdict{Verdict::Kind::pass, ""};  // a finished row that does not fail the run
+    if (met_.contains(key)) return Verdict::of(Verdict::Kind::pass);  // a finished row that does not fail the run
     return std::nullopt;
   }
 

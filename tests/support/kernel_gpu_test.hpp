@@ -54,7 +54,7 @@ class KernelGpuTest : public ::testing::Test {
   // reference sample within its bound, and at least `min_cpu_samples` of them.
   static void expect_pass(const CaseResult& r, std::uint64_t min_cpu_samples = 256, Split split = Split::exact) {
     const OracleResult& o = r.oracle;
-    EXPECT_EQ(r.verdict, (Verdict{Verdict::Kind::pass, ""})) << r.the_case.replay() << ": " << r.verdict.to_string()
+    EXPECT_EQ(r.verdict, Verdict::of(Verdict::Kind::pass)) << r.the_case.replay() << ": " << r.verdict.to_string()
                                                             << " " << r.detail;
     EXPECT_EQ(r.observed.kind, Observed::Kind::accept) << r.observed.to_string();
     ASSERT_EQ(o.kind, OracleResult::Kind::compared) << o.to_string();

@@ -27,7 +27,7 @@ CaseRecord sample_record() {
   CaseRecord r = make_record(result, RunContext{"run-1", "NVIDIA H200", "9.0", "580.1", "abc", 3});
   r.observed = {Observed::Kind::refuse, "CUDA_ERROR_INVALID_VALUE"};
   r.oracle = {OracleResult::Kind::compared, "", false, 12, 0.1 + 0.2, 3, 250, 256};
-  r.verdict = {Verdict::Kind::fail, "mismatch"};
+  r.verdict = Verdict::failed(FailureKind::mismatch);
   r.detail = "line one\nline two, \"quoted\" \x1b[31m";
   r.timing = {0.123456789, 0.1, 1.0 / 3.0, 10, 4321.5, 0.11, 0.1, 0.2, 10, 3};
   r.context_lost = true;
@@ -48,7 +48,7 @@ void expect_same(const CaseRecord& a, const CaseRecord& b) {
 
 TEST(CaseRecord, KeepsThePlansRefusedLaunchAndRiskiestIndex) {
   const CaseRecord r = sample_record();
-  EXPECT_EQ(r.plan.predicted, "refuse:grid.z");
+  EXPECT_EQ(r.plan.predicted, PredictedOutcome::refuse(Rule::grid_z));
   ASSERT_TRUE(r.plan.launch.has_value());
   EXPECT_EQ(r.plan.launch->grid.z, 65536u);  // the refused launch, not the largest
   EXPECT_TRUE(r.plan.max_index.has_value());

@@ -84,24 +84,24 @@ TEST(Ledger, ExpectsFailureOnlyWhereItsConditionHolds) {
 TEST(Verdict, EveryCombination) {
   const auto accept = prediction("accept");
   const auto refuse = prediction("refuse:grid.z");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), ""}, false).to_string(), "pass");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), "mismatch"}, false).to_string(), "fail:mismatch");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), "unwritten"}, true).to_string(), "expected-fail");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), ""}, true).to_string(), "unexpected-pass");
-  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), ""}, true).to_string(), "expected-fail");
-  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), ""}, false).to_string(), "fail:refused");
-  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("accept"), ""}, true).to_string(), "model-mismatch");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), ""}, false).to_string(), "model-mismatch");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), ""}, false).to_string(), "fail:fault");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("timeout"), ""}, true).to_string(), "expected-fail");
-  EXPECT_EQ(decide_verdict(prediction("host-error:div-by-zero"), {*Observed::parse("host-error:div-by-zero"), ""}, true).to_string(), "expected-fail");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("skipped:over-budget"), ""}, false).to_string(), "skipped");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("static"), ""}, false).to_string(), "static");
-  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("oom"), ""}, false).to_string(), "fail:oom");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), std::nullopt}, false).to_string(), "pass");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), FailureKind::mismatch}, false).to_string(), "fail:mismatch");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), FailureKind::unwritten}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("accept"), std::nullopt}, true).to_string(), "unexpected-pass");
+  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), std::nullopt}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), std::nullopt}, false).to_string(), "fail:refused");
+  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("accept"), std::nullopt}, true).to_string(), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("refuse:CUDA_ERROR_INVALID_VALUE"), std::nullopt}, false).to_string(), "model-mismatch");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), std::nullopt}, false).to_string(), "fail:fault");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("timeout"), std::nullopt}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(prediction("host-error:div-by-zero"), {*Observed::parse("host-error:div-by-zero"), std::nullopt}, true).to_string(), "expected-fail");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("skipped:over-budget"), std::nullopt}, false).to_string(), "skipped");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("static"), std::nullopt}, false).to_string(), "static");
+  EXPECT_EQ(decide_verdict(accept, {*Observed::parse("oom"), std::nullopt}, false).to_string(), "fail:oom");
   // A wrapped index in an earlier launch may fault before the predicted refusal is reached.
-  EXPECT_EQ(decide_verdict(prediction("refuse:grid.y", true), {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), ""}, true).to_string(),
+  EXPECT_EQ(decide_verdict(prediction("refuse:grid.y", true), {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), std::nullopt}, true).to_string(),
             "expected-fail");
-  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), ""}, true).to_string(), "model-mismatch");
+  EXPECT_EQ(decide_verdict(refuse, {*Observed::parse("fault:CUDA_ERROR_ILLEGAL_ADDRESS"), std::nullopt}, true).to_string(), "model-mismatch");
 }
 
 TEST(CaseExpansion, ProductZipListsAndRanges) {

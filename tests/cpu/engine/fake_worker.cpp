@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       for (;;) pause();
     gridfuzz::CaseRecord record;
     record.the_case = c;
-    record.verdict = {gridfuzz::Verdict::Kind::pass, ""};
+    record.verdict = gridfuzz::Verdict::of(gridfuzz::Verdict::Kind::pass);
     record.detail = "multi\nline, \"quoted\"";
     record.context.run_id = std::to_string(getpid());
     if (argc > 1) record.context.device_index = std::atoi(argv[1]);

@@ -49,7 +49,7 @@ class SimulatedDevices : public Executor {
           CaseRecord record = make_record(predict_case(*builtin_registry().find(c.kernel), c, limits_), ctx);
           if (injected_bug(c)) {
             record.observed = {Observed::Kind::accept, ""};
-            record.verdict = {Verdict::Kind::fail, "mismatch"};
+            record.verdict = Verdict::failed(FailureKind::mismatch);
           }
           --running_;
           std::lock_guard<std::mutex> lock(report);

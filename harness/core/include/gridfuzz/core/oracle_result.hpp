@@ -1,6 +1,6 @@
 #pragma once
 // What the oracle found for a case whose launches were all accepted, as a value. Its text (the
-// CSV's `oracle` column, reports/SCHEMA.md) comes from to_string only:
+// CSV's `oracle` column, reports/SCHEMA.md) comes from to_string only (spelled in vocabulary.cpp):
 //   -                                      no oracle ran (a refusal, a fault, static)
 //   guard:<buffer>                         a guard zone around <buffer> changed (checks stop there)
 //   reference-fault:<err> | reference-refused   the split reference itself failed
@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <string>
 
+#include "gridfuzz/core/vocabulary.hpp"
+
 namespace gridfuzz {
 
 struct OracleResult {
-  enum class Kind { not_run, guard, reference_fault, reference_refused, compared, device_fault };
+  using Kind = OracleKind;
   Kind kind = Kind::not_run;
   std::string where;                 // guard: the buffer; reference_fault: the CUDA error
   bool exact = true;                 // the split comparison's policy (exact or tolerance)

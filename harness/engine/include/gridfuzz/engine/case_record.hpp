@@ -13,6 +13,7 @@
 #include "gridfuzz/core/oracle_result.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 
 namespace gridfuzz {
 
@@ -41,8 +42,8 @@ struct PlanSummary {
   std::optional<LaunchSummary> launch;
   std::optional<u128> max_index;  // the index closest to (or furthest past) its type's limit
   std::optional<IndexType> index_type;  // that index's type
-  std::string index_wrap = "safe";  // Prediction::index_wrap()
-  std::string predicted;          // Prediction::outcome
+  IndexWrap index_wrap;           // Prediction::index_wrap(), typed
+  PredictedOutcome predicted;     // Prediction::outcome, typed
   bool operator==(const PlanSummary&) const = default;
 };
 
@@ -52,7 +53,7 @@ struct CaseRecord {
   PlanSummary plan;
   Observed observed;
   OracleResult oracle;
-  Verdict verdict{Verdict::Kind::static_only, ""};
+  Verdict verdict = Verdict::of(Verdict::Kind::static_only);
   std::string detail;
   Timing timing;
   bool context_lost = false;  // the worker that made it exits after sending it

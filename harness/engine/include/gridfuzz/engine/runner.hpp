@@ -42,7 +42,7 @@ struct CaseResult {
   Prediction prediction;
   Observed observed;             // static_only until something ran
   OracleResult oracle;
-  Verdict verdict{Verdict::Kind::static_only, ""};
+  Verdict verdict = Verdict::of(Verdict::Kind::static_only);
   std::string detail;            // one human-readable line
   Timing timing;
   bool context_lost = false;     // a sticky fault: the process must not run another case
