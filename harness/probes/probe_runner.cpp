@@ -8,15 +8,15 @@
 #include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/device/stream.hpp"
+#include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "probe_kernels.cuh"
 
 namespace gridfuzz::device {
 
 bool ProbeResult::agree() const {
-  const bool p_accept = predicted == "accept";
-  const bool o_accept = observed == "accept";
-  return p_accept == o_accept && (!o_accept || ran_to_completion);
+  return outcome_agrees(predicted, IndexWrap::safe(), observed) &&
+         (observed.kind != Observed::Kind::accept || ran_to_completion);
 }
 
 std::vector<ProbeKernelInfo> device_probe_kernels() {
@@ -51,7 +51,7 @@ std::vector<ProbeResult> run_limit_probes(int ordinal) {
       if (f.name() == probe.kernel.name) fn = &f;
     ProbeResult r;
     r.probe = probe;
-    r.predicted = predict_launch(probe.launch, limits).outcome();
+    r.predicted = predicted_outcome(predict_launch(probe.launch, limits));
     marker.fill_words(0);
     ctx.synchronize();  // the memset runs on the legacy stream; order it before the launch
     float* data_ptr = data.as<float>();
@@ -59,7 +59,7 @@ std::vector<ProbeResult> run_limit_probes(int ordinal) {
     unsigned smem = static_cast<unsigned>(probe.launch.dynamic_smem_bytes);
     void* args[] = {&data_ptr, &marker_ptr, &smem};
     const LaunchRecord& rec = launcher.launch(*fn, probe.launch, args, stream.get());
-    r.observed = rec.ok() ? "accept" : "refuse:" + rec.error;
+    r.observed = rec.ok() ? Observed{Observed::Kind::accept, ""} : Observed{Observed::Kind::refuse, rec.error};
     stream.synchronize();  // an accepted probe must also finish cleanly
     if (rec.ok()) {
       unsigned done = 0;
@@ -79,8 +79,9 @@ std::string probes_markdown(const std::vector<ProbeResult>& results) {
     const LaunchSpec& l = r.probe.launch;
     md << "| " << r.probe.boundary << " | " << r.probe.kernel.name << " (" << l.func.num_regs << ", "
        << l.func.static_smem_bytes << ") | " << to_string(l.grid) << " | " << to_string(l.block) << " | "
-       << l.dynamic_smem_bytes << " | " << (l.smem_optin ? "yes" : "no") << " | " << r.predicted << " | "
-       << r.observed << (r.observed == "accept" && !r.ran_to_completion ? " (did not complete)" : "") << " | "
+       << l.dynamic_smem_bytes << " | " << (l.smem_optin ? "yes" : "no") << " | " << r.predicted.to_string() << " | "
+       << r.observed.to_string()
+       << (r.observed.kind == Observed::Kind::accept && !r.ran_to_completion ? " (did not complete)" : "") << " | "
        << (r.agree() ? "yes" : "NO") << " |\n";
   }
   return md.str();

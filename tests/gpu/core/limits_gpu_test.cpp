@@ -23,9 +23,9 @@ TEST(LimitsGpu, PredictorEqualsDriverAtEveryBoundary) {
   ASSERT_FALSE(results.empty());
   int refused = 0;
   for (const auto& r : results) {
-    EXPECT_TRUE(r.agree()) << r.probe.boundary << " " << describe(r.probe.launch) << ": predicted " << r.predicted
-                           << ", driver " << r.observed << (r.ran_to_completion ? "" : " (did not complete)");
-    refused += r.observed != "accept";
+    EXPECT_TRUE(r.agree()) << r.probe.boundary << " " << describe(r.probe.launch) << ": predicted " << r.predicted.to_string()
+                           << ", driver " << r.observed.to_string() << (r.ran_to_completion ? "" : " (did not complete)");
+    refused += r.observed.kind != Observed::Kind::accept;
   }
   EXPECT_GT(refused, 0);
   const std::string table = device::probes_markdown(results);

@@ -5,15 +5,18 @@
 #include <vector>
 
 #include "gridfuzz/core/limit_probes.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 
 namespace gridfuzz::device {
 
 struct ProbeResult {
   LimitProbe probe;
-  std::string predicted;     // accept | refuse:<rule>
-  std::string observed;      // accept | refuse:<driver error name>
+  PredictedOutcome predicted;  // accept | refuse:<rule>
+  Observed observed;           // accept | refuse:<driver error name>
   bool ran_to_completion = false;  // an accepted launch really executed its last block
-  bool agree() const;        // accept==accept, or refuse:* on both sides
+  // The verdict path's rule (outcome_agrees: accept==accept, refuse on both sides), and an
+  // accepted probe ran to completion.
+  bool agree() const;
 };
 
 // The probe kernels of this binary with their real attributes on the current device.
