@@ -294,7 +294,11 @@ std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, cons
 }
 
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits) {
-  return predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
+  CaseResult r = predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
+  // Nothing ran: judged by the one verdict path all the same (an observation `static` is the
+  // verdict `static`, whatever the ledger says).
+  conclude(r, Observation{Observed{Observed::Kind::static_only, ""}, std::nullopt}, false, std::nullopt);
+  return r;
 }
 
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
@@ -390,7 +394,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
 
 CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
                                 const Observed& observed) {
-  CaseResult r = predict_case(kernel, c, limits);
+  CaseResult r = predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
   conclude(r, Observation{observed, std::nullopt}, ledger.expects_failure(c.kernel, c.variant, r.prediction),
            std::nullopt);
   return r;

@@ -55,6 +55,24 @@ TEST(CaseRecord, KeepsThePlansRefusedLaunchAndRiskiestIndex) {
   EXPECT_TRUE(r.plan.index_type.has_value());
 }
 
+// A static row is judged by the same verdict path as a case that ran (conclude): `static`, with
+// the ledger's expectations left out of it, and the CSV's text as before.
+TEST(CaseRecord, StaticRowsAreJudgedStatic) {
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Kernel& k = *app::builtin_registry().find("gguf.moe_vec");
+  for (const char* tokens : {"1", "8192"}) {
+    Params p = Params::defaults(k.axes());
+    p.set("tokens", tokens);
+    const CaseResult result = predict_case(k, Case{k.name(), "legacy", p, 7}, limits);
+    EXPECT_EQ(result.observed, (Observed{Observed::Kind::static_only, ""})) << tokens;
+    EXPECT_EQ(result.verdict, Verdict::of(Verdict::Kind::static_only)) << tokens;
+    const reports::CsvRow row = reporters::to_row(make_record(result, RunContext{"run-1", "sm_90", "9.0", "", "", {}}));
+    EXPECT_EQ(row.get("observed"), "static");
+    EXPECT_EQ(row.get("verdict"), "static");
+    EXPECT_EQ(row.get("seed"), "");
+  }
+}
+
 TEST(RecordCodec, RoundTripsEveryFieldExactly) {
   const CaseRecord r = sample_record();
   expect_same(decode_record(encode_record(r)), r);

@@ -28,7 +28,7 @@ class Executor {
   virtual int worker_restarts() const { return 0; }
 };
 
-// Predictions only: observed and verdict `static`.
+// Predictions only (predict_case, through the same verdict path): observed and verdict `static`.
 class StaticExecutor final : public Executor {
  public:
   explicit StaticExecutor(const Environment& env) : env_(env) {}

@@ -52,7 +52,8 @@ struct CaseResult {
 // something that is not a std::exception, is refused with std::invalid_argument naming it.
 std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, const std::string& variant);
 
-// Plan and prediction only (no GPU): observed and verdict `static`.
+// Plan and prediction only (no GPU), judged by the one verdict path like every other result (an
+// observation `static` is the verdict `static`): what the static executor records.
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits);
 
 // The whole case on the current device. Throws std::invalid_argument for params the kernel
