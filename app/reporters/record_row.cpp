@@ -3,13 +3,6 @@
 #include "gridfuzz/reports/schema.hpp"
 
 namespace gridfuzz::reporters {
-namespace {
-
-// Axis values that have their own CSV column; every axis is in `replay`.
-constexpr const char* kAxisColumns[] = {"quant", "bits", "group_size", "dtype", "tokens",
-                                        "top_k", "experts", "rows", "cols", "vocab"};
-
-}  // namespace
 
 reports::CsvRow to_row(const CaseRecord& r) {
   reports::CsvRow row;
@@ -23,8 +16,9 @@ reports::CsvRow to_row(const CaseRecord& r) {
   if (r.context.device_index) row.set_int("device_index", *r.context.device_index);
   row.set("kernel", r.the_case.kernel);
   row.set("variant", r.the_case.variant);
-  for (const char* axis : kAxisColumns)
-    if (r.the_case.params.has(axis)) row.set(axis, r.the_case.params.get(axis));
+  // Axis values that have their own column; every axis is in `replay`.
+  for (const std::string_view column : reports::kAxisColumns)
+    if (const std::string axis(column); r.the_case.params.has(axis)) row.set(column, r.the_case.params.get(axis));
   row.set_uint("launches", r.plan.launches);
   if (const auto& l = r.plan.launch) {
     row.set_uint("grid_x", l->grid.x);

@@ -10,10 +10,6 @@
 namespace gridfuzz::reports {
 namespace {
 
-// Axis values that have their own CSV column (the fallback when the replay does not parse).
-constexpr std::string_view kAxisColumns[] = {"quant", "bits", "group_size", "dtype", "tokens",
-                                             "top_k", "experts", "rows", "cols", "vocab"};
-
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -44,8 +40,8 @@ std::map<std::string, std::string> case_axes(const CsvRow& row) {
   } catch (const std::invalid_argument&) {
     // Fall through to the columns.
   }
-  std::map<std::string, std::string> axes;
-  for (std::string_view column : kAxisColumns)
+  std::map<std::string, std::string> axes;  // the axes with a column of their own (schema.hpp)
+  for (const std::string_view column : kAxisColumns)
     if (!row.is_empty(column)) axes[std::string(column)] = row.get(column);
   return axes;
 }

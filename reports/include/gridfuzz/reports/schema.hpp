@@ -93,6 +93,11 @@ inline constexpr std::array<Column, 52> kColumns{{
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
 
+// The axes that have a column of their own (every axis of a case is in `replay`): the writer
+// fills them from the case's parameters, a reader falls back on them when `replay` does not parse.
+inline constexpr std::array<std::string_view, 10> kAxisColumns{
+    "quant", "bits", "group_size", "dtype", "tokens", "top_k", "experts", "rows", "cols", "vocab"};
+
 // Index of a column by name, or nullopt for a name the schema does not have.
 constexpr std::optional<std::size_t> column_index(std::string_view name) {
   for (std::size_t i = 0; i < kColumns.size(); ++i)
@@ -107,9 +112,15 @@ constexpr bool column_names_unique() {
       if (kColumns[i].name == kColumns[j].name) return false;
   return true;
 }
+constexpr bool axis_columns_are_columns() {
+  for (const std::string_view axis : kAxisColumns)
+    if (!column_index(axis)) return false;
+  return true;
+}
 }  // namespace detail
 static_assert(detail::column_names_unique(), "duplicate column name in kColumns");
 static_assert(kColumns[0].name == "schema", "the version column comes first");
+static_assert(detail::axis_columns_are_columns(), "kAxisColumns names a column the schema lacks");
 
 // A column name the schema does not have: a typo in a writer or a reader is a bug, not data.
 class UnknownColumnError : public std::out_of_range {
