@@ -197,6 +197,8 @@ std::string to_string(IndexType t) { return std::string(name_of(kIndexTypeNames,
 
 std::optional<IndexType> parse_index_type(const std::string& s) { return value_of(kIndexTypeNames, std::string_view(s)); }
 
+std::string_view index_type_forms() { return "int16 | uint16 | int32 | uint32 | int64 | uint64"; }
+
 // ---- predicted ---------------------------------------------------------------------------------
 
 std::string_view to_string(PredictedOutcome::Kind kind) { return name_of(kPredictedNames, kind); }

@@ -77,7 +77,24 @@ const std::string& CsvRow::get(std::string_view column) const {
 }
 
 void CsvRow::set(std::string_view column, std::string value) {
-  values_[require_column_index(column)] = std::move(value);
+  const std::size_t index = require_column_index(column);
+  values_[index] = std::move(value);
+  read_outcome(index);
+}
+
+void CsvRow::set_at(std::size_t index, std::string value) {
+  values_.at(index) = std::move(value);
+  read_outcome(index);
+}
+
+void CsvRow::read_outcome(std::size_t index) {
+  static constexpr std::size_t predicted = *column_index("predicted"), index_wrap = *column_index("index_wrap"),
+                               observed = *column_index("observed"), verdict = *column_index("verdict");
+  const std::string& text = values_[index];
+  if (index == predicted) outcome_.predicted = PredictedOutcome::parse(text);
+  else if (index == index_wrap) outcome_.index_wrap = IndexWrap::parse(text);
+  else if (index == observed) outcome_.observed = Observed::parse(text);
+  else if (index == verdict) outcome_.verdict = Verdict::parse(text);
 }
 
 void CsvRow::set_int(std::string_view column, std::int64_t value) {

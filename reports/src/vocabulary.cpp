@@ -1,9 +1,10 @@
 #include "gridfuzz/reports/vocabulary.hpp"
 
 #include <array>
+#include <tuple>
 
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/index_range.hpp"
-#include "gridfuzz/predictor.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 
 namespace gridfuzz::reports {
@@ -29,131 +30,48 @@ Error invalid(std::string_view what, std::string_view value, std::string_view wh
   return message;
 }
 
-// The free-text part after "kind:" (a host error, a fault, a skip reason, an index name):
-// non-empty, one line and no stray spacing, so rows stay greppable and group cleanly.
-std::optional<std::string_view> free_text_problem(std::string_view text) {
-  if (text.empty()) return "empty after ':'";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) return "contains a control character";
-  }
-  if (text.front() == ' ' || text.back() == ' ') return "leading or trailing space after ':'";
-  return std::nullopt;
-}
-
-bool is_identifier(std::string_view text) {
-  if (text.empty()) return false;
-  const auto is_alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
-  if (!is_alpha(text.front()) && text.front() != '_') return false;
-  for (const char c : text)
-    if (!is_alpha(c) && !(c >= '0' && c <= '9') && c != '_') return false;
-  return true;
-}
-
-bool is_token(std::string_view text) {
-  if (text.empty()) return false;
-  for (const char c : text) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-// "refuse:grid.z" -> "grid.z" when value starts with "refuse:".
-std::optional<std::string_view> after_prefix(std::string_view value, std::string_view prefix) {
-  if (value.substr(0, prefix.size()) != prefix) return std::nullopt;
-  return value.substr(prefix.size());
-}
-
-constexpr std::string_view kPredictedForms = "accept | refuse:<rule> | host-error:<what>";
-constexpr std::string_view kObservedForms =
-    "accept | refuse:<driver error name> | fault:<error> | timeout | host-error:<what> | oom | "
-    "skipped:<reason> | static";
-constexpr std::string_view kVerdictForms =
-    "pass | fail:<kind> | expected-fail | unexpected-pass | model-mismatch | skipped | static";
-constexpr std::string_view kIndexWrapForms = "safe | wrap:<name>";
-
-// Check "<prefix><free text>" forms shared by predicted and observed.
-Error check_free_text_form(std::string_view what, std::string_view value,
-                           std::string_view payload, std::string_view forms) {
-  if (const auto problem = free_text_problem(payload)) return invalid(what, value, *problem, forms);
-  return std::nullopt;
+// The column's check: the vocabulary's own parse (harness/core/vocabulary.hpp), and its reason.
+template <class T>
+Error checked(std::string_view what, std::string_view value, const Parsed<T>& parsed) {
+  if (parsed.value) return std::nullopt;
+  return invalid(what, value, parsed.problem, T::forms());
 }
 
 }  // namespace
 
 Error check_predicted(std::string_view value) {
-  constexpr std::string_view what = "predicted";
-  if (value == "accept") return std::nullopt;
-  if (const auto rule = after_prefix(value, "refuse:")) {
-    if (rule->empty()) return invalid(what, value, "empty launch rule", kPredictedForms);
-    // The predictor owns the rule names; asking it keeps the two lists from drifting apart.
-    if (!gridfuzz::parse_rule(std::string(*rule)))
-      return invalid(what, value, "unknown launch rule " + quoted(*rule), kPredictedForms);
-    return std::nullopt;
-  }
-  if (const auto what_failed = after_prefix(value, "host-error:"))
-    return check_free_text_form(what, value, *what_failed, kPredictedForms);
-  return invalid(what, value, "", kPredictedForms);
+  return checked("predicted", value, PredictedOutcome::read(value));
 }
 
-Error check_observed(std::string_view value) {
-  constexpr std::string_view what = "observed";
-  if (value == "accept" || value == "timeout" || value == "oom" || value == "static")
-    return std::nullopt;
-  if (const auto name = after_prefix(value, "refuse:")) {
-    if (!is_identifier(*name))
-      return invalid(what, value, "the driver error name must be an identifier", kObservedForms);
-    return std::nullopt;
-  }
-  for (const std::string_view prefix : {"fault:", "host-error:", "skipped:"})
-    if (const auto payload = after_prefix(value, prefix))
-      return check_free_text_form(what, value, *payload, kObservedForms);
-  return invalid(what, value, "", kObservedForms);
-}
+Error check_observed(std::string_view value) { return checked("observed", value, Observed::read(value)); }
 
-Error check_verdict(std::string_view value) {
-  constexpr std::string_view what = "verdict";
-  for (const std::string_view word :
-       {"pass", "expected-fail", "unexpected-pass", "model-mismatch", "skipped", "static"})
-    if (value == word) return std::nullopt;
-  if (const auto kind = after_prefix(value, "fail:")) {
-    if (!is_token(*kind))
-      return invalid(what, value, "the failure kind must be a non-empty token of [A-Za-z0-9_.-]",
-                     kVerdictForms);
-    return std::nullopt;
-  }
-  return invalid(what, value, "", kVerdictForms);
-}
+Error check_verdict(std::string_view value) { return checked("verdict", value, Verdict::read(value)); }
 
-Error check_index_wrap(std::string_view value) {
-  constexpr std::string_view what = "index_wrap";
-  if (value == "safe") return std::nullopt;
-  if (const auto name = after_prefix(value, "wrap:"))
-    return check_free_text_form(what, value, *name, kIndexWrapForms);
-  return invalid(what, value, "", kIndexWrapForms);
-}
+Error check_index_wrap(std::string_view value) { return checked("index_wrap", value, IndexWrap::read(value)); }
 
 Error check_index_type(std::string_view value) {
   if (value.empty() || gridfuzz::parse_index_type(std::string(value))) return std::nullopt;
-  return invalid("index_type", value, "", "empty | int16 | uint16 | int32 | uint32 | int64 | uint64");
+  return invalid("index_type", value, "", "empty | " + std::string(index_type_forms()));
 }
 
 Error check_row(const CsvRow& row, bool check_vocabulary) {
   if (!parse_schema_version(row.get("schema")))
     return "schema " + quoted(row.get("schema")) + " is not a <major>.<minor> version";
 
-  const std::array<std::pair<std::string_view, Error (*)(std::string_view)>, 5> vocabulary{{
-      {"index_type", check_index_type},
-      {"index_wrap", check_index_wrap},
-      {"predicted", check_predicted},
-      {"observed", check_observed},
-      {"verdict", check_verdict},
+  // The outcome columns were parsed when their text was set (CsvRow::outcome): only a column that
+  // did not parse is read again, for the message.
+  const RowOutcome& outcome = row.outcome();
+  const std::array<std::tuple<std::string_view, bool, Error (*)(std::string_view)>, 5> vocabulary{{
+      {"index_type", false, check_index_type},
+      {"index_wrap", outcome.index_wrap.has_value(), check_index_wrap},
+      {"predicted", outcome.predicted.has_value(), check_predicted},
+      {"observed", outcome.observed.has_value(), check_observed},
+      {"verdict", outcome.verdict.has_value(), check_verdict},
   }};
   if (check_vocabulary)
-    for (const auto& [column, check] : vocabulary)
-      if (auto error = check(row.get(column))) return error;
+    for (const auto& [column, parsed, check] : vocabulary)
+      if (!parsed)
+        if (auto error = check(row.get(column))) return error;
 
   for (std::size_t i = 0; i < kColumnCount; ++i) {
     const std::string& text = row.at(i);

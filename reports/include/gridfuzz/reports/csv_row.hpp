@@ -1,7 +1,9 @@
 #pragma once
 // One CSV row: a record keyed by column name with string values, one slot per schema column.
 // Typed helpers format numbers the one way the schema documents (decimal integers, shortest
-// round-trip doubles), so every writer produces identical text for identical values.
+// round-trip doubles), so every writer produces identical text for identical values. The outcome
+// columns (predicted, index_wrap, observed, verdict) are also kept as values, parsed when their
+// text is set (outcome()): the typed record the reports read.
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -10,6 +12,7 @@
 #include <string_view>
 
 #include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/reports/row_outcome.hpp"
 #include "gridfuzz/reports/schema.hpp"
 
 namespace gridfuzz::reports {
@@ -27,8 +30,11 @@ class CsvRow {
 
   // Positional access, index < kColumnCount (schema order).
   const std::string& at(std::size_t index) const { return values_.at(index); }
-  void set_at(std::size_t index, std::string value) { values_.at(index) = std::move(value); }
+  void set_at(std::size_t index, std::string value);
   const std::array<std::string, kColumnCount>& values() const noexcept { return values_; }
+
+  // The outcome columns as values, always those of the text (nullopt: text not in the vocabulary).
+  const RowOutcome& outcome() const noexcept { return outcome_; }
 
   void set_int(std::string_view column, std::int64_t value);
   void set_uint(std::string_view column, std::uint64_t value);
@@ -46,7 +52,10 @@ class CsvRow {
   friend bool operator==(const CsvRow&, const CsvRow&) = default;
 
  private:
+  void read_outcome(std::size_t index);  // after values_[index] changed
+
   std::array<std::string, kColumnCount> values_;
+  RowOutcome outcome_;
 };
 
 // For test and log output: "{schema=1.0, kernel=moe_vec, ...}", non-empty columns only.

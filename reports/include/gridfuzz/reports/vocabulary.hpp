@@ -2,6 +2,8 @@
 // The value vocabulary of the CSV (reports/SCHEMA.md, "Vocabulary"): what predicted, observed,
 // verdict, index_wrap and index_type may hold. Writers check rows before they reach a file and
 // `report`/`diff` check rows they read, so a typo never becomes a silently unmatched category.
+// Each check is the vocabulary's own parse (harness/core/vocabulary.hpp: PredictedOutcome,
+// Observed, Verdict, IndexWrap, IndexType), so a value that passes is one the reports can read.
 //
 // Every check returns nullopt for a valid value, or an error message that quotes the bad value.
 #include <optional>
@@ -22,7 +24,8 @@ std::optional<std::string> check_predicted(std::string_view value);
 std::optional<std::string> check_observed(std::string_view value);
 
 // pass | fail:<kind> | expected-fail | unexpected-pass | model-mismatch | skipped | static.
-// kind is a token of letters, digits, '_', '-', '.' (e.g. out-of-bounds-write).
+// kind is a FailureKind: refused, host-error, fault, timeout, oom, mismatch, unwritten,
+// out-of-bounds-write, reference.
 std::optional<std::string> check_verdict(std::string_view value);
 
 // safe | wrap:<name>

@@ -76,6 +76,7 @@ inline constexpr Rule kRules[] = {Rule::grid_zero, Rule::grid_x,        Rule::gr
                                   Rule::smem_default, Rule::smem_optin, Rule::regs};
 inline constexpr IndexType kIndexTypes[] = {IndexType::int32, IndexType::uint32, IndexType::int64,
                                             IndexType::uint64, IndexType::int16, IndexType::uint16};
+std::string_view index_type_forms();  // "int16 | uint16 | int32 | uint32 | int64 | uint64", for messages
 
 // ---- index_wrap: whether every index fits its declared type ----------------------------------
 
