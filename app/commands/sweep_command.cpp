@@ -147,7 +147,7 @@ std::map<std::string, Verdict> resumed_verdicts(const std::string& path, const R
       throw UsageError("--resume: " + path + " holds rows judged on " + row.get("device") + " (cc " + row.get("cc") +
                        "), this sweep judges " + ctx.device + " (cc " + ctx.cc +
                        "): resume it with the same --device/--device-preset, or sweep into another --csv");
-    const auto verdict = Verdict::parse(row.get("verdict"));
+    const auto& verdict = row.outcome().verdict;  // read with the row
     if (!verdict)  // the reader checks the vocabulary: only a reader bug gets here
       throw UsageError("--resume: " + path + ": case " + row.get("case_id") + " has no verdict");
     done[row.get("case_id")] = *verdict;

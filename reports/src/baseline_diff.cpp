@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/row_set.hpp"
@@ -26,10 +26,10 @@ CaseChange change_of(const CsvRow& row, std::string before) {
 }
 
 // A current row failing, whose baseline row did not fail the same way (or did not exist).
-void record_new_failure(BaselineDiff& diff, CaseChange change) {
-  if (change.after == "model-mismatch")
+void record_new_failure(BaselineDiff& diff, const CsvRow& row, CaseChange change) {
+  if (row.outcome().verdict_is(Verdict::Kind::model_mismatch))
     diff.new_model_mismatches.push_back(std::move(change));
-  else if (change.after == "unexpected-pass")
+  else if (row.outcome().verdict_is(Verdict::Kind::unexpected_pass))
     diff.new_unexpected_passes.push_back(std::move(change));
   else
     diff.new_failures.push_back(std::move(change));
@@ -152,25 +152,26 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
   for (const CsvRow& row : current) {
     const std::string key = row_key(row);
     if (!seen.insert(key).second) continue;  // a duplicate in the current run: first one counts
-    const std::string& verdict = row.get("verdict");
+    const RowOutcome& now = row.outcome();
     const auto it = before.find(key);
     if (it == before.end()) {
       diff.added_cases.push_back(change_of(row, "absent"));
       // A case the baseline never ran that fails now is a new failure: no baseline vouches for it.
-      if (gridfuzz::verdict_fails_run(verdict)) record_new_failure(diff, change_of(row, "absent"));
+      if (now.fails_run()) record_new_failure(diff, row, change_of(row, "absent"));
       continue;
     }
     ++diff.matched_cases;
     const CsvRow& old = *it->second;
+    const RowOutcome& then = old.outcome();
     const std::string& old_verdict = old.get("verdict");
-    if (gridfuzz::verdict_fails_run(verdict)) {
-      if (verdict == old_verdict)
+    if (now.fails_run()) {
+      if (now.verdict == then.verdict)
         diff.still_failing.push_back(change_of(row, old_verdict));
       else
-        record_new_failure(diff, change_of(row, old_verdict));
-    } else if (gridfuzz::verdict_fails_run(old_verdict)) {
+        record_new_failure(diff, row, change_of(row, old_verdict));
+    } else if (then.fails_run()) {
       diff.no_longer_failing.push_back(change_of(row, old_verdict));
-    } else if (verdict != old_verdict) {
+    } else if (now.verdict != then.verdict) {
       diff.other_changes.push_back(change_of(row, old_verdict));
     }
 

@@ -4,15 +4,12 @@
 #include <stdexcept>
 
 #include "gridfuzz/core/case.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/predictor.hpp"
 
 namespace gridfuzz::reports {
 namespace {
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 // Rows written by other tools may hold "gridfuzz replay 'X'": keep the X.
 std::string bare_replay(std::string text) {
@@ -47,22 +44,24 @@ std::map<std::string, std::string> case_axes(const CsvRow& row) {
 }
 
 bool predicted_fails(const CsvRow& row) {
-  const std::string& wrap = row.get("index_wrap");
-  return row.get("predicted") != "accept" || (!wrap.empty() && wrap != "safe");
+  const RowOutcome& o = row.outcome();
+  return !o.predicted_accept() || o.wrap_predicted();
 }
 
 std::optional<bool> observed_fails(const CsvRow& row) {
-  const std::string& observed = row.get("observed");
-  if (observed == "static" || starts_with(observed, "skipped:") || row.get("verdict") == "skipped")
+  using Kind = Observed::Kind;
+  const RowOutcome& o = row.outcome();
+  if (o.observed_is(Kind::static_only) || o.observed_is(Kind::skipped) || o.verdict_is(Verdict::Kind::skipped))
     return std::nullopt;
-  const std::string& verdict = row.get("verdict");
-  return observed != "accept" || starts_with(verdict, "fail:") || verdict == "expected-fail";
+  return !o.observed_is(Kind::accept) || o.verdict_is(Verdict::Kind::fail) ||
+         o.verdict_is(Verdict::Kind::expected_fail);
 }
 
 std::string predicted_rule_text(const CsvRow& row) {
+  const RowOutcome& o = row.outcome();
   const std::string& predicted = row.get("predicted");
-  if (starts_with(predicted, "refuse:")) {
-    const auto rule = parse_rule(predicted.substr(7));
+  if (o.predicted && o.predicted->kind == PredictedOutcome::Kind::refuse) {
+    const std::optional<Rule> rule = o.predicted->rule;
     const auto limits = limits_for_cc(row.get("cc"));
     const char* geometry[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
     bool has_geometry = true;
@@ -84,9 +83,8 @@ std::string predicted_rule_text(const CsvRow& row) {
     }
     return predicted;
   }
-  const std::string& wrap = row.get("index_wrap");
-  if (predicted == "accept" && starts_with(wrap, "wrap:")) {
-    std::string text = wrap;
+  if (o.predicted_accept() && o.wrap_predicted()) {
+    std::string text = row.get("index_wrap");
     if (!row.is_empty("max_index"))
       text += " (max_index " + row.get("max_index") +
               (row.is_empty("index_type") ? std::string() : ", " + row.get("index_type")) + ")";
@@ -96,11 +94,10 @@ std::string predicted_rule_text(const CsvRow& row) {
 }
 
 std::string observed_text(const CsvRow& row) {
-  const std::string& observed = row.get("observed");
   const std::string& oracle = row.get("oracle");
-  if (observed == "accept" && !oracle.empty() && oracle != "-" && oracle != "exact" && oracle != "within-tol")
-    return "accept, oracle " + oracle;
-  return observed;
+  if (row.outcome().observed_is(Observed::Kind::accept) && oracle_says_something(oracle))
+    return row.get("observed") + ", oracle " + oracle;
+  return row.get("observed");
 }
 
 std::string device_slug(std::string_view device) {

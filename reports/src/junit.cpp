@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
@@ -17,9 +17,9 @@ namespace {
 enum class Outcome { passed, failed, skipped };
 
 Outcome outcome_of(const CsvRow& row) {
-  const std::string& verdict = row.get("verdict");
-  if (gridfuzz::verdict_fails_run(verdict)) return Outcome::failed;
-  if (verdict == "skipped" || verdict == "static") return Outcome::skipped;
+  const RowOutcome& o = row.outcome();
+  if (o.fails_run()) return Outcome::failed;
+  if (o.verdict_is(Verdict::Kind::skipped) || o.verdict_is(Verdict::Kind::static_only)) return Outcome::skipped;
   return Outcome::passed;
 }
 
@@ -148,7 +148,7 @@ std::string render_junit(const std::vector<CsvRow>& rows) {
       switch (outcome_of(*row)) {
         case Outcome::passed: out << "/>\n"; continue;
         case Outcome::skipped: {
-          const std::string why = row->get("verdict") == "static"
+          const std::string why = row->outcome().verdict_is(Verdict::Kind::static_only)
                                       ? "static analysis only (predicted " + row->get("predicted") + ")"
                                       : row->get("observed");
           out << ">\n      <skipped message=\"" << xml_escape(why) << "\"/>\n    </testcase>\n";

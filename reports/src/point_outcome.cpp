@@ -1,33 +1,22 @@
 #include "gridfuzz/reports/point_outcome.hpp"
 
-#include <string>
-
 namespace gridfuzz::reports {
-namespace {
-
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-bool wrap_predicted(const CsvRow& row) {
-  const std::string& wrap = row.get("index_wrap");
-  return !wrap.empty() && wrap != "safe";
-}
-
-}  // namespace
 
 PointOutcome point_outcome(const CsvRow& row) {
-  const std::string& verdict = row.get("verdict");
-  const std::string& observed = row.get("observed");
-  if (verdict == "static" || observed == "static") {
-    const std::string& predicted = row.get("predicted");
-    if (starts_with(predicted, "refuse:") || starts_with(predicted, "host-error:")) return {Outcome::refused, true};
-    return {wrap_predicted(row) ? Outcome::wrapped : Outcome::pass, true};
+  using Seen = Observed::Kind;
+  using V = Verdict::Kind;
+  const RowOutcome& o = row.outcome();
+  if (o.verdict_is(V::static_only) || o.observed_is(Seen::static_only)) {
+    if (o.predicted_refusal()) return {Outcome::refused, true};
+    return {o.wrap_predicted() ? Outcome::wrapped : Outcome::pass, true};
   }
-  if (verdict == "skipped" || starts_with(observed, "skipped:") || observed == "oom") return {Outcome::skipped, false};
-  if (verdict == "model-mismatch" || verdict == "unexpected-pass") return {Outcome::disagrees, false};
-  if (starts_with(verdict, "fail:")) return {Outcome::failed, false};
-  if (verdict == "expected-fail") {
-    if (starts_with(observed, "refuse:") || starts_with(observed, "host-error:")) return {Outcome::refused, false};
-    return {wrap_predicted(row) ? Outcome::wrapped : Outcome::known, false};
+  if (o.verdict_is(V::skipped) || o.observed_is(Seen::skipped) || o.observed_is(Seen::oom))
+    return {Outcome::skipped, false};
+  if (o.verdict_is(V::model_mismatch) || o.verdict_is(V::unexpected_pass)) return {Outcome::disagrees, false};
+  if (o.verdict_is(V::fail)) return {Outcome::failed, false};
+  if (o.verdict_is(V::expected_fail)) {
+    if (o.observed_is(Seen::refuse) || o.observed_is(Seen::host_error)) return {Outcome::refused, false};
+    return {o.wrap_predicted() ? Outcome::wrapped : Outcome::known, false};
   }
   return {Outcome::pass, false};
 }

@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
@@ -30,40 +30,49 @@ std::string code(const std::string& text) {
   return out;
 }
 
-// The verdict columns of the summary; fail:<kind> are summed under "fail".
-constexpr const char* kVerdictColumns[] = {"pass", "expected-fail", "fail", "model-mismatch", "unexpected-pass",
-                                           "skipped", "static"};
-
-std::string verdict_column(const std::string& verdict) { return verdict.rfind("fail:", 0) == 0 ? "fail" : verdict; }
+// The verdict columns of the summary, in this order; fail:<kind> verdicts are summed under fail.
+constexpr Verdict::Kind kVerdictColumns[] = {Verdict::Kind::pass,           Verdict::Kind::expected_fail,
+                                             Verdict::Kind::fail,           Verdict::Kind::model_mismatch,
+                                             Verdict::Kind::unexpected_pass, Verdict::Kind::skipped,
+                                             Verdict::Kind::static_only};
 
 void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
   out << "## Verdicts\n\n| kernel | variant | device | cases |";
-  for (const char* v : kVerdictColumns) out << " " << v << " |";
+  for (const Verdict::Kind v : kVerdictColumns) out << " " << to_string(v) << " |";
   out << "\n|---|---|---|---:|";
   for (std::size_t i = 0; i < std::size(kVerdictColumns); ++i) out << "---:|";
   out << "\n";
-  std::map<std::string, std::size_t> totals, kinds;
-  std::size_t all = 0;
-  for (const auto& [group, counts] : verdict_counts(rows)) {
-    const auto& [kernel, variant, device] = group;
-    std::map<std::string, std::size_t> columns;
-    std::size_t n = 0;
-    for (const auto& [verdict, count] : counts) {
-      columns[verdict_column(verdict)] += count;
-      if (verdict.rfind("fail:", 0) == 0) kinds[verdict] += count;
-      n += count;
+  // Per group: the cases, and the verdicts by kind; a row whose verdict is no verdict counts as a
+  // case only. The failures by their whole verdict ("fail:fault"), in the order of that text.
+  struct Tally {
+    std::size_t cases = 0;
+    std::map<Verdict::Kind, std::size_t> by_kind;
+  };
+  std::map<GroupKey, Tally> groups;
+  std::map<Verdict::Kind, std::size_t> totals;
+  std::map<std::string, std::size_t> kinds;
+  for (const CsvRow& row : rows) {
+    Tally& tally = groups[group_of(row)];
+    ++tally.cases;
+    if (const auto& verdict = row.outcome().verdict) {
+      ++tally.by_kind[verdict->kind];
+      if (verdict->kind == Verdict::Kind::fail) ++kinds[verdict->to_string()];
     }
+  }
+  std::size_t all = 0;
+  for (auto& [group, tally] : groups) {
+    const auto& [kernel, variant, device] = group;
     out << "| " << markdown_cell(kernel) << " | " << markdown_cell(variant) << " | " << markdown_cell(device) << " | "
-        << n << " |";
-    for (const char* v : kVerdictColumns) {
-      out << " " << columns[v] << " |";
-      totals[v] += columns[v];
+        << tally.cases << " |";
+    for (const Verdict::Kind v : kVerdictColumns) {
+      out << " " << tally.by_kind[v] << " |";
+      totals[v] += tally.by_kind[v];
     }
     out << "\n";
-    all += n;
+    all += tally.cases;
   }
   out << "| **all** | | | **" << all << "** |";
-  for (const char* v : kVerdictColumns) out << " **" << totals[v] << "** |";
+  for (const Verdict::Kind v : kVerdictColumns) out << " **" << totals[v] << "** |";
   out << "\n";
   if (!kinds.empty()) {
     out << "\nFailure kinds:";
@@ -75,7 +84,7 @@ void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
 void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t max_listed) {
   std::vector<const CsvRow*> failing;
   for (const CsvRow& row : rows)
-    if (gridfuzz::verdict_fails_run(row.get("verdict"))) failing.push_back(&row);
+    if (row.outcome().fails_run()) failing.push_back(&row);
   out << "\n## Failures\n\n";
   if (failing.empty()) {
     out << "None: no `fail:*`, `model-mismatch` or `unexpected-pass` row.\n";

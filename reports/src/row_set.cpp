@@ -24,7 +24,7 @@ std::vector<CsvRow> merge_rows(const std::vector<std::vector<CsvRow>>& files,
         continue;
       }
       ++replaced;
-      if (merged[it->second].get("verdict") != row.get("verdict")) ++replaced_with_other_verdict;
+      if (merged[it->second].outcome().verdict != row.outcome().verdict) ++replaced_with_other_verdict;
       merged[it->second] = row;
     }
   }

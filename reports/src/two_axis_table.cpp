@@ -13,10 +13,9 @@ namespace {
 
 // Why a row fails, in a token: the model's refusal or wrap, else what the device did.
 std::string short_rule(const CsvRow& row) {
-  const std::string& predicted = row.get("predicted");
-  if (predicted != "accept") return predicted;
-  const std::string& wrap = row.get("index_wrap");
-  if (!wrap.empty() && wrap != "safe") return wrap;
+  const RowOutcome& o = row.outcome();
+  if (!o.predicted_accept()) return row.get("predicted");
+  if (o.wrap_predicted()) return row.get("index_wrap");
   return observed_text(row);
 }
 
