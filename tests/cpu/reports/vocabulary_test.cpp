@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/core/vocabulary.hpp"
 #include "test_support.hpp"
 
 namespace gridfuzz::reports {
@@ -73,6 +74,15 @@ TEST(Vocabulary, VerdictRejectsNearMisses) {
   expect_rejected(check_verdict, {"", "fail:", "fail", "fail:two words", "fail:a,b", "PASS",
                                   "passed", "expected_fail", "unexpected-pass ", "skipped:x",
                                   "model mismatch", "fail :mismatch"});
+}
+
+// The failure kinds are the engine's (FailureKind): every one is accepted, no other word.
+TEST(Vocabulary, VerdictFailureKindsAreTheEngines) {
+  std::vector<std::string> every;
+  for (const FailureKind kind : kFailureKinds) every.push_back("fail:" + std::string(to_string(kind)));
+  expect_accepted(check_verdict, every);
+  expect_rejected(check_verdict, {"fail:flaky", "fail:Mismatch", "fail:out_of_bounds_write", "fail:refuse"});
+  EXPECT_NE(check_verdict("fail:flaky")->find("unknown failure kind"), std::string::npos);
 }
 
 TEST(Vocabulary, IndexWrapAndIndexType) {
