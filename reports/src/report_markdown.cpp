@@ -43,7 +43,7 @@ void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
   for (std::size_t i = 0; i < std::size(kVerdictColumns); ++i) out << "---:|";
   out << "\n";
   // Per group: the cases, and the verdicts by kind; a row whose verdict is no verdict counts as a
-  // case only. The failures by their whole verdict ("fail:fault"), in the order of that text.
+  // case only. The failures by their whole verdict text (fail:fault), in the order of that text.
   struct Tally {
     std::size_t cases = 0;
     std::map<Verdict::Kind, std::size_t> by_kind;
