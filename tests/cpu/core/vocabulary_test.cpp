@@ -101,7 +101,7 @@ TEST(CoreVocabulary, OracleTextsReadAsTheirKind) {
       of(OracleResult::Kind::device_fault),
   };
   for (const OracleResult& r : results) EXPECT_EQ(parse_oracle_kind(r.to_string()), r.kind) << r.to_string();
-  for (const char* text : {"", "mismatch:12", "exact", "split", "Guard:x", " -"})
+  for (const char* text : {"", "mismatch:12", "exact", "splits:0", "Guard:x", " -"})
     EXPECT_FALSE(parse_oracle_kind(text).has_value()) << text;
   for (const char* text : {"", "-", "exact", "within-tol"}) EXPECT_FALSE(oracle_says_something(text)) << text;
   for (const char* text : {"split:exact:0 unwritten:0 cpu:256/256", "mismatch:12", "guard:out"})
