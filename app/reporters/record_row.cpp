@@ -62,6 +62,15 @@ reports::CsvRow to_row(const CaseRecord& r) {
     row.set_double("kernel_ms_max", r.timing.kernel_max_ms);
     row.set_int("kernels_per_call", r.timing.kernels_per_call);
   }
+  // Where the case's time went: rows of a case that ran (static rows and records judged from
+  // outside, whose phases are all 0, leave them empty).
+  if (const PhaseTimes& ph = r.phases; ph.case_ms > 0) {
+    for (const auto& [column, v] : {std::pair{"plan_ms", ph.plan_ms}, {"alloc_ms", ph.alloc_ms}, {"fill_ms", ph.fill_ms},
+                                    {"call_ms", ph.call_ms}, {"reference_ms", ph.reference_ms},
+                                    {"compare_ms", ph.compare_ms}, {"cpu_ms", ph.cpu_ms}, {"timing_ms", ph.timing_ms},
+                                    {"case_ms", ph.case_ms}, {"worker_ms", ph.worker_ms}})
+      row.set_double(column, v);
+  }
   return row;
 }
 

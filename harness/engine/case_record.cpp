@@ -58,7 +58,8 @@ const LaunchSpec* representative_launch(const LaunchPlan& plan, const Prediction
 CaseRecord make_record(const CaseResult& result, const RunContext& context) {
   return CaseRecord{result.the_case, context,       summarize(result.plan, result.prediction),
                     result.observed, result.oracle, result.verdict,
-                    result.detail,   result.timing, result.context_lost};
+                    result.detail,   result.timing, result.phases,
+                    result.context_lost};
 }
 
 }  // namespace gridfuzz

@@ -135,6 +135,12 @@ std::string encode_record(const CaseRecord& r) {
   w.put_double("kernel_max_ms", t.kernel_max_ms);
   w.put_int("kernel_samples", t.kernel_samples);
   w.put_int("kernels_per_call", t.kernels_per_call);
+  const PhaseTimes& ph = r.phases;
+  for (const auto& [name, v] : {std::pair{"plan_ms", ph.plan_ms}, {"alloc_ms", ph.alloc_ms}, {"fill_ms", ph.fill_ms},
+                                {"call_ms", ph.call_ms}, {"reference_ms", ph.reference_ms}, {"compare_ms", ph.compare_ms},
+                                {"cpu_ms", ph.cpu_ms}, {"timing_ms", ph.timing_ms}, {"case_ms", ph.case_ms},
+                                {"worker_ms", ph.worker_ms}})
+    w.put_double(name, v);
   w.put_bool("context_lost", r.context_lost);
   return w.take();
 }
@@ -175,6 +181,10 @@ CaseRecord decode_record(std::string_view bytes) {
               f.get<int>("samples"),             f.get<double>("gbps"),          f.get<double>("kernel_median_ms"),
               f.get<double>("kernel_min_ms"),    f.get<double>("kernel_max_ms"), f.get<int>("kernel_samples"),
               f.get<int>("kernels_per_call")};
+  r.phases = {f.get<double>("plan_ms"),    f.get<double>("alloc_ms"),   f.get<double>("fill_ms"),
+              f.get<double>("call_ms"),    f.get<double>("reference_ms"), f.get<double>("compare_ms"),
+              f.get<double>("cpu_ms"),     f.get<double>("timing_ms"),  f.get<double>("case_ms"),
+              f.get<double>("worker_ms")};
   r.context_lost = f.get_bool("context_lost");
   return r;
 }

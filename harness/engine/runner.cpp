@@ -1,6 +1,7 @@
 #include "gridfuzz/engine/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -86,6 +87,20 @@ void conclude(CaseResult& r, const Observation& obs, bool ledger_expects_failure
 }
 
 // What the oracle found, the failure kind its first failing check decides, and a line saying why.
+// Adds the time from its construction (or the last lap) to a phase.
+class PhaseClock {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 struct OracleOutcome {
   OracleResult result;
   std::optional<FailureKind> failure_kind;
@@ -97,9 +112,12 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   OracleOutcome o;
   device::Launcher harness;  // our own kernels, kept out of the production record
   const auto& specs = bufs.specs();
+  PhaseTimes& phases = result.phases;
+  PhaseClock clock;
 
   // 1. guard zones
   if (const auto bad = bufs.guard_violations(); !bad.empty()) {
+    phases.compare_ms += clock.lap();
     o.failure_kind = FailureKind::out_of_bounds_write;
     o.result = {.kind = OracleResult::Kind::guard, .where = bad.front()};
     o.detail = "guard zone changed around " + bad.front();
@@ -110,10 +128,12 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   for (std::size_t i = 0; i < specs.size(); ++i)
     if (specs[i].role == BufferRole::output)
       unwritten += count_poison(specs[i].type, bufs.ptr(i), specs[i].elements, harness, stream);
+  phases.compare_ms += clock.lap();
   // 3. split-batch reference
   GuardedBuffers ref(outputs_only(specs));
   ref.poison_outputs();
   sync_context();
+  phases.alloc_ms += clock.lap();
   SwappedOutputs ref_view(bufs, ref);
   device::Launcher ref_launcher;
   if (auto fault = guarded([&] {
@@ -132,6 +152,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
     return o;
   }
+  phases.reference_ms += clock.lap();
   const ComparePolicy policy = bound.compare_policy();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].role != BufferRole::output) continue;
@@ -142,6 +163,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
       o.detail = specs[i].name + ": " + std::to_string(s.mismatches) + " elements differ from the split reference, first at " +
                  std::to_string(s.first_mismatch);
   }
+  phases.compare_ms += clock.lap();
   // 4. CPU reference on samples
   std::size_t ref_bad = 0, ref_total = 0;
   std::string ref_detail;
@@ -159,6 +181,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
       }
     }
   }
+  phases.cpu_ms += clock.lap();
   // The first failing check decides the kind; the result holds all.
   o.result.kind = OracleResult::Kind::compared;
   o.result.exact = policy.exact;
@@ -303,9 +326,11 @@ CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits&
 
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
                     const Ledger& ledger) {
+  PhaseClock clock, whole;
   if (auto err = kernel.check(c.params)) throw std::invalid_argument(kernel.name() + ": " + *err);
   const std::unique_ptr<BoundCase> bound = bind_case(kernel, c.params, c.variant);
   CaseResult r = predict_bound(*bound, c, limits);
+  r.phases.plan_ms = clock.lap();
   const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
   Observation obs;
   // Set when the launches the call made (by the harness's launcher or recorded from the kernel's
@@ -313,6 +338,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
     conclude(r, obs, expected, plan_difference);
+    r.phases.case_ms = whole.lap();
     return r;
   };
 
@@ -339,11 +365,13 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     r.detail = e.what();
     return finish();
   }
+  r.phases.alloc_ms += clock.lap();
   device::Stream stream;
   bound->fill_inputs(c.seed, *bufs, stream.get());
   stream.synchronize();
   bufs->poison_outputs();
   sync_context();
+  r.phases.fill_ms = clock.lap();
 
   device::Launcher launcher;
   std::optional<std::string> fault;
@@ -358,6 +386,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     call_completed = false;
     fault = guarded([&] { sync_context(); });
   }
+  r.phases.call_ms = clock.lap();
   if (fault) {
     obs.observed = {Observed::Kind::fault, *fault};
     r.context_lost = true;
@@ -386,8 +415,11 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
       obs.failure_kind = FailureKind::fault;
       r.detail = std::string("the oracle hit a device error: ") + e.what();
     }
-    if (options.timing && !obs.failure_kind && !r.context_lost)
+    clock.lap();  // the oracle counted its own phases
+    if (options.timing && !obs.failure_kind && !r.context_lost) {
       r.timing = time_case(kernel, *bound, limits, options, *bufs, stream.get());
+      r.phases.timing_ms = clock.lap();
+    }
   }
   return finish();
 }

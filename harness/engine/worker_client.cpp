@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -101,6 +102,7 @@ WorkerReply WorkerClient::run(const std::string& replay) {
       pid_ = -1;
     }
   }
+  const auto asked = std::chrono::steady_clock::now();
   if (pid_ <= 0) start();
 
   WorkerReply reply;
@@ -132,6 +134,10 @@ WorkerReply WorkerClient::run(const std::string& replay) {
     if (n > 0) {
       if (parser.feed(buf, static_cast<std::size_t>(n))) {
         reply.record = parser.record();
+        // The wait beyond the runner's own time: the worker's start when it started for this case,
+        // else the pipe and the record's coding.
+        const double waited = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
+        reply.record.phases.worker_ms = std::max(0.0, waited - reply.record.phases.case_ms);
         if (reply.record.context_lost) {  // it said it will exit: reap it now, start a new one next time
           close(to_child_);
           reap_reason();

@@ -8,6 +8,7 @@
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
+#include "gridfuzz/reports/phase_table.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
 #include "gridfuzz/reports/two_axis_table.hpp"
 
@@ -252,6 +253,7 @@ std::string render_markdown(const ReportInput& input) {
   for (const auto& note : input.notes) out << "- note: " << markdown_cell(note) << "\n";
   out << "\n";
   summary_section(out, input.rows);
+  out << phase_section(input.rows);
   failures_section(out, input.rows, input.max_failures_listed);
   boundary_section(out, input.rows);
   two_axis_section(out, input.rows);

@@ -30,6 +30,7 @@ CaseRecord sample_record() {
   r.verdict = Verdict::failed(FailureKind::mismatch);
   r.detail = "line one\nline two, \"quoted\" \x1b[31m";
   r.timing = {0.123456789, 0.1, 1.0 / 3.0, 10, 4321.5, 0.11, 0.1, 0.2, 10, 3};
+  r.phases = {0.25, 1.5, 2.0 / 3.0, 0.125, 7.0, 0.5, 12.75, 0, 25.0 + 1e-9, 140.5};
   r.context_lost = true;
   return r;
 }
@@ -43,6 +44,7 @@ void expect_same(const CaseRecord& a, const CaseRecord& b) {
   EXPECT_EQ(a.verdict, b.verdict);
   EXPECT_EQ(a.detail, b.detail);
   EXPECT_EQ(a.timing, b.timing);
+  EXPECT_EQ(a.phases, b.phases);
   EXPECT_EQ(a.context_lost, b.context_lost);
 }
 
@@ -159,6 +161,20 @@ TEST(RecordRow, WritesTheComparisonOnlyWhereTheOracleRan) {
   row = reporters::to_row(r);
   EXPECT_EQ(row.get("mismatches"), "0");
   EXPECT_EQ(row.get("unwritten"), "");
+}
+
+// Schema 1.4: a row of a case that ran carries where its time went; a static row leaves it empty.
+TEST(CaseRecord, PhaseTimesReachTheRowOfACaseThatRan) {
+  const CaseRecord ran = sample_record();
+  const reports::CsvRow row = reporters::to_row(ran);
+  EXPECT_EQ(row.get("plan_ms"), "0.25");
+  EXPECT_EQ(row.get("cpu_ms"), "12.75");
+  EXPECT_EQ(row.get("worker_ms"), "140.5");
+  EXPECT_EQ(row.get("timing_ms"), "0");
+  CaseRecord none = ran;
+  none.phases = {};
+  const reports::CsvRow empty = reporters::to_row(none);
+  for (const char* column : {"plan_ms", "call_ms", "case_ms", "worker_ms"}) EXPECT_EQ(empty.get(column), "") << column;
 }
 
 }  // namespace

@@ -29,7 +29,10 @@ const std::vector<std::string> kSpecifiedColumns = {
     // schema 1.2
     "kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "kernels_per_call",
     // schema 1.3
-    "unwritten", "cpu_ok", "cpu_total"};
+    "unwritten", "cpu_ok", "cpu_total",
+    // schema 1.4
+    "plan_ms", "alloc_ms", "fill_ms", "call_ms", "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms",
+    "worker_ms"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -38,7 +41,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.3");
+  EXPECT_EQ(kSchemaVersion, "1.4");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -51,7 +54,8 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("replay"), 43u);
   EXPECT_EQ(column_index("device_index"), 44u);
   EXPECT_EQ(column_index("kernels_per_call"), 48u);
-  EXPECT_EQ(column_index("cpu_total"), kColumnCount - 1);
+  EXPECT_EQ(column_index("cpu_total"), 51u);
+  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");

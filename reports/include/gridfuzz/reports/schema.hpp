@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 3;
-inline constexpr std::string_view kSchemaVersion = "1.3";
+inline constexpr int kSchemaMinor = 4;
+inline constexpr std::string_view kSchemaVersion = "1.4";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -33,7 +33,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 52> kColumns{{
+inline constexpr std::array<Column, 62> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -89,6 +89,16 @@ inline constexpr std::array<Column, 52> kColumns{{
     {"unwritten", ColumnKind::integer, 3},
     {"cpu_ok", ColumnKind::integer, 3},
     {"cpu_total", ColumnKind::integer, 3},
+    {"plan_ms", ColumnKind::real, 4},
+    {"alloc_ms", ColumnKind::real, 4},
+    {"fill_ms", ColumnKind::real, 4},
+    {"call_ms", ColumnKind::real, 4},
+    {"reference_ms", ColumnKind::real, 4},
+    {"compare_ms", ColumnKind::real, 4},
+    {"cpu_ms", ColumnKind::real, 4},
+    {"timing_ms", ColumnKind::real, 4},
+    {"case_ms", ColumnKind::real, 4},
+    {"worker_ms", ColumnKind::real, 4},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();

@@ -56,6 +56,7 @@ struct CaseRecord {
   Verdict verdict = Verdict::of(Verdict::Kind::static_only);
   std::string detail;
   Timing timing;
+  PhaseTimes phases;          // all 0 for a record of no run (static, or judged from outside)
   bool context_lost = false;  // the worker that made it exits after sending it
 };
 

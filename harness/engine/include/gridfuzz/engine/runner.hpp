@@ -36,6 +36,22 @@ struct Timing {
   bool operator==(const Timing&) const = default;
 };
 
+// Where one case's wall time went, in milliseconds (steady clock, in the process that ran it):
+// what the throughput work is judged by. 0 for a phase that did not run.
+struct PhaseTimes {
+  double plan_ms = 0;       // check, bind, plan and prediction
+  double alloc_ms = 0;      // device buffers with guard zones (the call's and the split reference's)
+  double fill_ms = 0;       // inputs generated, outputs poisoned
+  double call_ms = 0;       // the production call, to its synchronisation
+  double reference_ms = 0;  // the split-batch reference
+  double compare_ms = 0;    // guard zones, unwritten outputs, big vs split comparison
+  double cpu_ms = 0;        // the float64 CPU reference on samples
+  double timing_ms = 0;     // --timing's samples
+  double case_ms = 0;       // the whole case in the runner (the phases and what lies between them)
+  double worker_ms = 0;     // a worker process started for this case (its first, or after a crash)
+  bool operator==(const PhaseTimes&) const = default;
+};
+
 struct CaseResult {
   Case the_case;
   LaunchPlan plan;
@@ -45,6 +61,7 @@ struct CaseResult {
   Verdict verdict = Verdict::of(Verdict::Kind::static_only);
   std::string detail;            // one human-readable line
   Timing timing;
+  PhaseTimes phases;
   bool context_lost = false;     // a sticky fault: the process must not run another case
 };
 
