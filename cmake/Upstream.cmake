@@ -7,6 +7,43 @@
 # Sets GRIDFUZZ_HAS_VLLM and GRIDFUZZ_VLLM_CSRC (the folder holding cuda_compat.h and gguf/).
 option(GRIDFUZZ_UPSTREAM "Build the upstream production kernels (vLLM GGUF) when their sources are present" ON)
 
+# The version of `package` pinned in upstream/manifest.txt (one place to change it), into `out`.
+function(gridfuzz_pinned_version out package)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _line REGEX "^${package}[ \t]")
+  string(REGEX REPLACE "^${package}[ \t]+([^ \t]+).*" "\\1" _version "${_line}")
+  set(${out} "${_version}" PARENT_SCOPE)
+endfunction()
+
+# A package's sources: the first folder <root>/<suffix> (SUFFIXES) holding every one of FILES, into
+# `out` ("" when none). <root> is the folder the variable `override_var` names when set, else
+# `pinned_root`. Says which, calling the package `what`.
+function(gridfuzz_find_upstream out what override_var pinned_root)
+  cmake_parse_arguments(_arg "" "" "SUFFIXES;FILES" ${ARGN})
+  if(${override_var})
+    set(_root "${${override_var}}")
+  else()
+    set(_root "${pinned_root}")
+  endif()
+  set(_found "")
+  foreach(_suffix ${_arg_SUFFIXES})
+    if(NOT _found)
+      set(_found "${_root}/${_suffix}")
+      foreach(_f ${_arg_FILES})
+        if(NOT EXISTS "${_found}/${_f}")
+          set(_found "")
+        endif()
+      endforeach()
+    endif()
+  endforeach()
+  if(_found)
+    message(STATUS "gridfuzz: ${what} from ${_found}")
+  else()
+    message(STATUS "gridfuzz: ${what} left out: no sources under ${_root} "
+                   "(run scripts/fetch-upstream, or set ${override_var})")
+  endif()
+  set(${out} "${_found}" PARENT_SCOPE)
+endfunction()
+
 if(DEFINED ENV{GRIDFUZZ_UPSTREAM_CACHE})
   set(_cache_default "$ENV{GRIDFUZZ_UPSTREAM_CACHE}")
 elseif(DEFINED ENV{XDG_CACHE_HOME})
@@ -18,29 +55,16 @@ set(GRIDFUZZ_UPSTREAM_CACHE "${_cache_default}" CACHE PATH "Where scripts/fetch-
 set(GRIDFUZZ_VLLM_GGUF_DIR "$ENV{GRIDFUZZ_VLLM_GGUF_DIR}" CACHE PATH
     "vllm-gguf-plugin sources to build instead of the pinned package")
 
-# The pinned version, from the manifest (one place to change it).
-file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _vllm_line REGEX "^vllm-gguf-plugin[ \t]")
-string(REGEX REPLACE "^vllm-gguf-plugin[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_VLLM_GGUF_VERSION "${_vllm_line}")
+gridfuzz_pinned_version(GRIDFUZZ_VLLM_GGUF_VERSION vllm-gguf-plugin)
 
 set(GRIDFUZZ_HAS_VLLM OFF)
 set(GRIDFUZZ_VLLM_CSRC "")
 if(GRIDFUZZ_UPSTREAM)
-  if(GRIDFUZZ_VLLM_GGUF_DIR)
-    set(_vllm_root "${GRIDFUZZ_VLLM_GGUF_DIR}")
-  else()
-    set(_vllm_root "${GRIDFUZZ_UPSTREAM_CACHE}/vllm-gguf-plugin-${GRIDFUZZ_VLLM_GGUF_VERSION}")
-  endif()
-  foreach(_candidate "${_vllm_root}/vllm_gguf_plugin/csrc" "${_vllm_root}/csrc")
-    if(NOT GRIDFUZZ_VLLM_CSRC AND EXISTS "${_candidate}/gguf/gguf_kernel.cu" AND EXISTS "${_candidate}/cuda_compat.h")
-      set(GRIDFUZZ_VLLM_CSRC "${_candidate}")
-    endif()
-  endforeach()
+  gridfuzz_find_upstream(GRIDFUZZ_VLLM_CSRC "vLLM GGUF kernels" GRIDFUZZ_VLLM_GGUF_DIR
+                         "${GRIDFUZZ_UPSTREAM_CACHE}/vllm-gguf-plugin-${GRIDFUZZ_VLLM_GGUF_VERSION}"
+                         SUFFIXES vllm_gguf_plugin/csrc csrc FILES gguf/gguf_kernel.cu cuda_compat.h)
   if(GRIDFUZZ_VLLM_CSRC)
     set(GRIDFUZZ_HAS_VLLM ON)
-    message(STATUS "gridfuzz: vLLM GGUF kernels from ${GRIDFUZZ_VLLM_CSRC}")
-  else()
-    message(STATUS "gridfuzz: vLLM GGUF kernels left out: no sources under ${_vllm_root} "
-                   "(run scripts/fetch-upstream, or set GRIDFUZZ_VLLM_GGUF_DIR)")
   endif()
 else()
   message(STATUS "gridfuzz: upstream kernels left out (GRIDFUZZ_UPSTREAM=OFF)")
@@ -57,30 +81,19 @@ endif()
 option(GRIDFUZZ_LLAMACPP "Build llama.cpp's CUDA matmuls when their sources are present" ON)
 set(GRIDFUZZ_LLAMACPP_DIR "$ENV{GRIDFUZZ_LLAMACPP_DIR}" CACHE PATH
     "llama.cpp sources (or an unpacked llama-cpp-python sdist) to build instead of the pinned package")
-file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _llamacpp_line REGEX "^llama-cpp-python[ \t]")
-string(REGEX REPLACE "^llama-cpp-python[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_LLAMACPP_VERSION "${_llamacpp_line}")
+gridfuzz_pinned_version(GRIDFUZZ_LLAMACPP_VERSION llama-cpp-python)
 
 set(GRIDFUZZ_HAS_LLAMACPP OFF)
 set(GRIDFUZZ_LLAMACPP_GGML "")
 if(GRIDFUZZ_UPSTREAM AND NOT GRIDFUZZ_LLAMACPP)
   message(STATUS "gridfuzz: llama.cpp CUDA matmuls left out (GRIDFUZZ_LLAMACPP=OFF)")
 elseif(GRIDFUZZ_UPSTREAM)
-  if(GRIDFUZZ_LLAMACPP_DIR)
-    set(_llamacpp_root "${GRIDFUZZ_LLAMACPP_DIR}")
-  else()
-    set(_llamacpp_root "${GRIDFUZZ_UPSTREAM_CACHE}/llama-cpp-python-${GRIDFUZZ_LLAMACPP_VERSION}/llama_cpp_python-${GRIDFUZZ_LLAMACPP_VERSION}")
-  endif()
-  foreach(_candidate "${_llamacpp_root}/vendor/llama.cpp/ggml" "${_llamacpp_root}/ggml")
-    if(NOT GRIDFUZZ_LLAMACPP_GGML AND EXISTS "${_candidate}/src/ggml-cuda/mmvq.cu" AND EXISTS "${_candidate}/include/ggml.h")
-      set(GRIDFUZZ_LLAMACPP_GGML "${_candidate}")
-    endif()
-  endforeach()
+  set(_sdist "llama-cpp-python-${GRIDFUZZ_LLAMACPP_VERSION}/llama_cpp_python-${GRIDFUZZ_LLAMACPP_VERSION}")
+  gridfuzz_find_upstream(GRIDFUZZ_LLAMACPP_GGML "llama.cpp CUDA matmuls" GRIDFUZZ_LLAMACPP_DIR
+                         "${GRIDFUZZ_UPSTREAM_CACHE}/${_sdist}"
+                         SUFFIXES vendor/llama.cpp/ggml ggml FILES src/ggml-cuda/mmvq.cu include/ggml.h)
   if(GRIDFUZZ_LLAMACPP_GGML)
     set(GRIDFUZZ_HAS_LLAMACPP ON)
-    message(STATUS "gridfuzz: llama.cpp CUDA matmuls from ${GRIDFUZZ_LLAMACPP_GGML}")
-  else()
-    message(STATUS "gridfuzz: llama.cpp CUDA matmuls left out: no sources under ${_llamacpp_root} "
-                   "(run scripts/fetch-upstream, or set GRIDFUZZ_LLAMACPP_DIR)")
   endif()
 endif()
 
@@ -92,8 +105,7 @@ endif()
 #                      Empty or incomplete: the mlx.* kernels are left out (said once).
 # Sets GRIDFUZZ_HAS_MLX, GRIDFUZZ_MLX_DIR and GRIDFUZZ_MLX_INCLUDE (the wheel's mlx/include).
 set(GRIDFUZZ_MLX_DIR "$ENV{GRIDFUZZ_MLX_DIR}" CACHE PATH "MLX sources at commit 846d176 (empty: mlx.* left out)")
-file(STRINGS ${PROJECT_SOURCE_DIR}/upstream/manifest.txt _mlx_cuda_line REGEX "^mlx-cuda-13[ \t]")
-string(REGEX REPLACE "^mlx-cuda-13[ \t]+([^ \t]+).*" "\\1" GRIDFUZZ_MLX_CUDA_VERSION "${_mlx_cuda_line}")
+gridfuzz_pinned_version(GRIDFUZZ_MLX_CUDA_VERSION mlx-cuda-13)
 set(GRIDFUZZ_MLX_INCLUDE "${GRIDFUZZ_UPSTREAM_CACHE}/mlx-cuda-13-${GRIDFUZZ_MLX_CUDA_VERSION}/mlx/include")
 set(GRIDFUZZ_HAS_MLX OFF)
 if(GRIDFUZZ_UPSTREAM)

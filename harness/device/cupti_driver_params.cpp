@@ -7,24 +7,29 @@
 #include "cupti_driver_params.hpp"
 
 namespace gridfuzz::device {
+namespace {
+
+// cuLaunchKernel's and cuLaunchCooperativeKernel's parameters (the same fields).
+template <class Params>
+DriverLaunchParams from_kernel_params(const void* params) {
+  const auto* p = static_cast<const Params*>(params);
+  return {true, {p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
+          p->sharedMemBytes, p->f};
+}
+
+}  // namespace
 
 DriverLaunchParams driver_launch_params(std::uint32_t cbid, const void* params) {
   DriverLaunchParams out;
   switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-      const auto* p = static_cast<const cuLaunchKernel_params*>(params);
-      out = {true, {p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
-             p->sharedMemBytes, p->f};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      out = from_kernel_params<cuLaunchKernel_params>(params);
       break;
-    }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-      const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(params);
-      out = {true, {p->gridDimX, p->gridDimY, p->gridDimZ}, {p->blockDimX, p->blockDimY, p->blockDimZ},
-             p->sharedMemBytes, p->f};
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      out = from_kernel_params<cuLaunchCooperativeKernel_params>(params);
       break;
-    }
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
       const auto* p = static_cast<const cuLaunchKernelEx_params*>(params);

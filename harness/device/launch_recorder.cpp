@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "cupti_driver_params.hpp"
 #include "cupti_library.hpp"
@@ -119,6 +120,15 @@ FuncAttributes attributes_of(CUfunction f) {
   return a;
 }
 
+// cudaLaunchKernel's and cudaLaunchCooperativeKernel's parameters (the same fields).
+template <class Params>
+void fill_from_kernel_params(LaunchEvent& e, const void* params) {
+  const auto* p = static_cast<const Params*>(params);
+  e.grid = dim3_of(p->gridDim);
+  e.block = dim3_of(p->blockDim);
+  e.dynamic_smem_bytes = p->sharedMem;
+}
+
 void fill_from_launch_config(LaunchEvent& e, const cudaLaunchConfig_t* c) {
   if (!c) return;
   e.grid = dim3_of(c->gridDim);
@@ -149,21 +159,13 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     e.api = LaunchEvent::Api::runtime;
     switch (cbid) {
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
-        const auto* p = static_cast<const cudaLaunchKernel_v7000_params*>(info->functionParams);
-        e.grid = dim3_of(p->gridDim);
-        e.block = dim3_of(p->blockDim);
-        e.dynamic_smem_bytes = p->sharedMem;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        fill_from_kernel_params<cudaLaunchKernel_v7000_params>(e, info->functionParams);
         break;
-      }
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
-        const auto* p = static_cast<const cudaLaunchCooperativeKernel_v9000_params*>(info->functionParams);
-        e.grid = dim3_of(p->gridDim);
-        e.block = dim3_of(p->blockDim);
-        e.dynamic_smem_bytes = p->sharedMem;
+      case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        fill_from_kernel_params<cudaLaunchCooperativeKernel_v9000_params>(e, info->functionParams);
         break;
-      }
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
       case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
         const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(info->functionParams);
@@ -222,16 +224,16 @@ const CuptiApi& cupti() {
       a.failure = "cuptiSubscribe failed: " + cupti_error(r) + " (another CUPTI client in this process?)";
       return a;
     }
-    for (CUpti_CallbackId id : kDriverIds)
-      if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id); r != CUPTI_SUCCESS) {
-        a.failure = "cuptiEnableCallback(driver " + std::to_string(id) + "): " + cupti_error(r);
-        return a;
-      }
-    for (CUpti_CallbackId id : kRuntimeIds)
-      if (const CUptiResult r = a.enable_callback(1, a.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id); r != CUPTI_SUCCESS) {
-        a.failure = "cuptiEnableCallback(runtime " + std::to_string(id) + "): " + cupti_error(r);
-        return a;
-      }
+    const auto enable = [&a](CUpti_CallbackDomain domain, const char* what, std::span<const CUpti_CallbackId> ids) {
+      for (CUpti_CallbackId id : ids)
+        if (const CUptiResult r = a.enable_callback(1, a.subscriber, domain, id); r != CUPTI_SUCCESS) {
+          a.failure = "cuptiEnableCallback(" + std::string(what) + " " + std::to_string(id) + "): " + cupti_error(r);
+          return false;
+        }
+      return true;
+    };
+    if (enable(CUPTI_CB_DOMAIN_DRIVER_API, "driver", kDriverIds))
+      enable(CUPTI_CB_DOMAIN_RUNTIME_API, "runtime", kRuntimeIds);
     return a;
   }();
   return api;

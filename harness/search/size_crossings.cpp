@@ -90,10 +90,7 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
                                           const std::set<std::string>& skip_axes) {
   std::vector<ModelBoundary> out;
   const std::vector<std::string> sized = sized_axes(k, variant, base, limits, skip_axes);
-  for (const AxisSpec& axis : k.axes()) {
-    if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
-    const auto at_max = valid_params_at(k, base, axis, axis.max);
-    if (!at_max) continue;
+  for_each_searched_axis(k, base, skip_axes, [&](const AxisSpec& axis, const Params& at_max) {
     // This axis times each other sized axis, when this one is sized too (the other stays at
     // `base` along this axis).
     std::vector<std::string> partners;
@@ -114,7 +111,7 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
     // The sizes by name as at the axis maximum (the largest call); one property per size and
     // threshold. A size missing at some value (a buffer that is not always there) reads as 0.
     std::vector<std::string> names;
-    for (const CallSize& s : sizes_at(*at_max)) names.push_back(s.name);
+    for (const CallSize& s : sizes_at(at_max)) names.push_back(s.name);
     const std::size_t n_thresholds = std::size(kSizeThresholds);
     const auto changes = axis_changes(k, base, axis, [&](const Params& p) {
       const auto sizes = sizes_at(p);
@@ -136,7 +133,7 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
       if (kSizeThresholds[c.signal % n_thresholds] < (std::uint64_t{1} << 31)) crossing.before = 1, crossing.after = 0;
       out.push_back(std::move(crossing));
     }
-  }
+  });
   return out;
 }
 

@@ -97,17 +97,22 @@ std::vector<AxisChange> axis_changes(const Kernel& k, const Params& base, const 
   return out;
 }
 
+void for_each_searched_axis(const Kernel& k, const Params& base, const std::set<std::string>& skip_axes,
+                            const std::function<void(const AxisSpec& axis, const Params& at_max)>& visit) {
+  for (const AxisSpec& axis : k.axes()) {
+    if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
+    if (const auto at_max = valid_params_at(k, base, axis, axis.max)) visit(axis, *at_max);
+  }
+}
+
 std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& variant, const Params& base,
                                             const DeviceLimits& limits,
                                             const std::set<std::string>& skip_axes) {
   std::vector<ModelBoundary> out;
-  for (const AxisSpec& axis : k.axes()) {
-    if (axis.is_choice() || skip_axes.contains(axis.name)) continue;
-    const auto at_max = valid_params_at(k, base, axis, axis.max);
-    if (!at_max) continue;
+  for_each_searched_axis(k, base, skip_axes, [&](const AxisSpec& axis, const Params& at_max) {
     // The signals: the launch as a whole, and each index the plan declares (named at the maximum).
     std::vector<std::string> signals{"launch"};
-    for (const auto& iv : predict(bind_case(k, *at_max, variant)->plan(limits), limits).indices) signals.push_back(iv.name);
+    for (const auto& iv : predict(bind_case(k, at_max, variant)->plan(limits), limits).indices) signals.push_back(iv.name);
     auto bad_states = [&](const Prediction& pred) {
       std::vector<bool> s{!pred.accepted()};
       for (std::size_t i = 1; i < signals.size(); ++i) {
@@ -130,7 +135,7 @@ std::vector<ModelBoundary> model_boundaries(const Kernel& k, const std::string& 
                                                   : std::string(to_string(PredictedOutcome::Kind::refuse));
       out.push_back({axis.name, signal, c.at, rule, c.now});
     }
-  }
+  });
   return out;
 }
 

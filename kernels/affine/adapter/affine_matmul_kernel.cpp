@@ -48,25 +48,58 @@ Variant require_variant(const std::string& name) {
   throw std::invalid_argument("affine: unknown variant '" + name + "' (legacy, fixed)");
 }
 
-std::vector<AxisSpec> AffineMatmulKernel::quantization_axes() {
-  return {
-      {"cols", "K, the reduction length (a multiple of max(64, group_size))", "4096", {}, 64, 1 << 16, 64},
-      {"bits", "weight bits (qmm_sm80 takes 4 and 8)", "4", {"4", "8"}, 0, 0},
-      {"group_size", "values per scale/bias group", "64", {"32", "64", "128"}, 0, 0},
-      {"dtype", "activation, scale, bias and output type", "bf16", {"bf16", "f16"}, 0, 0},
-  };
+std::vector<AxisSpec> AffineMatmulKernel::axes() const {
+  std::vector<AxisSpec> a;
+  if (call_ == MatmulCall::dense) {
+    a = {
+        {"tokens", "M, rows of x and out", "16", {}, 1, 1 << 22},
+        {"vocab", "N, output columns (a multiple of 128)", "32000", {}, 128, 1 << 22, 128},
+    };
+  } else {
+    a = {
+        {"tokens", "tokens routed through the layer", "16", {}, 1, 1 << 20},
+        {"top_k", "experts per token", "8", {}, 1, 16},
+        {"experts", "experts in the weight stack", "128", {}, 1, 512},
+        {"rows", "N, output columns per expert (a multiple of 128)", "768", {}, 128, 1 << 20, 128},
+    };
+  }
+  a.push_back({"cols", "K, the reduction length (a multiple of max(64, group_size))", "4096", {}, 64, 1 << 16, 64});
+  a.push_back({"bits", "weight bits (qmm_sm80 takes 4 and 8)", "4", {"4", "8"}, 0, 0});
+  a.push_back({"group_size", "values per scale/bias group", "64", {"32", "64", "128"}, 0, 0});
+  a.push_back({"dtype", "activation, scale, bias and output type", "bf16", {"bf16", "f16"}, 0, 0});
+  return a;
 }
 
-void AffineMatmulKernel::read_quantization(const Params& p, MatmulShape& s) {
+MatmulShape AffineMatmulKernel::shape(const Params& p) const {
+  MatmulShape s;
+  if (call_ == MatmulCall::dense) {
+    s.gather = false;
+    s.m = p.get_u64("tokens");
+    s.n = p.get_u64("vocab");
+    s.batches = 1;
+    s.x_batches = 1;
+    s.experts = 1;
+  } else {
+    // l = tokens*top_k slices, lhs index = pair / top_k, rhs index = the pair's expert.
+    s.gather = true;
+    s.m = 1;
+    s.n = p.get_u64("rows");
+    s.batches = p.get_u64("tokens") * p.get_u64("top_k");
+    s.x_batches = p.get_u64("tokens");
+    s.experts = p.get_u64("experts");
+  }
   s.k = p.get_u64("cols");
   s.bits = static_cast<int>(p.get_int("bits"));
   s.group_size = static_cast<int>(p.get_int("group_size"));
   const auto dtype = parse_dtype(p.get("dtype"));
   if (!dtype || !is_16bit(*dtype)) throw std::invalid_argument("affine: dtype must be bf16 or f16");
   s.dtype = *dtype;
+  return s;
 }
 
-std::optional<std::string> AffineMatmulKernel::check_matmul(const MatmulShape& s) {
+std::optional<std::string> AffineMatmulKernel::check(const Params& p) const {
+  if (call_ == MatmulCall::gather && p.get_u64("top_k") > p.get_u64("experts")) return "top_k must not exceed experts";
+  const MatmulShape s = shape(p);
   if (s.bits != 4 && s.bits != 8) return "bits must be 4 or 8 (qmm_sm80)";
   if (s.group_size != 32 && s.group_size != 64 && s.group_size != 128) return "group_size must be 32, 64 or 128";
   const std::uint64_t tile_k = static_cast<std::uint64_t>(qmm_tile_k(s.group_size));

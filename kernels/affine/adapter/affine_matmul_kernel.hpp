@@ -1,8 +1,11 @@
 #pragma once
 // What affine.qmm (dense LM head) and affine.gather_qmm (MoE) share: both are one MLX quantized
 // matmul call described by a MatmulShape, planned by plan_matmul, launched through the same qmv /
-// qmm kernels and checked against the same references. Subclasses only map their axes to a shape.
+// qmm kernels and checked against the same references. The axes, constraints and shape of the
+// two calls are here too, shared with mlx.qmm and mlx.gather_qmm (kernels/mlx/adapter): a subclass
+// names its call (MatmulCall) and itself.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gridfuzz/affine/device_ops.hpp"
@@ -36,22 +39,35 @@ class AffineMatmulCase : public BoundCase {
   bool qmv_rounds_8bit_weights_;
 };
 
+// The two calls both families model (affine.* and mlx.*): the dense LM head, out[T, V] =
+// x[T, K] * dequant(w[V, K])^T, and the MoE gather in mlx-lm's sorted form (one slice per (token,
+// expert) pair with M = 1).
+enum class MatmulCall { dense, gather };
+
+// A matmul kernel of either family: the call's axes, constraints and shape; the family gives its
+// variants and cases (these: our kernels, legacy and fixed).
 class AffineMatmulKernel : public Kernel {
  public:
+  AffineMatmulKernel(MatmulCall call, std::string name, std::string description)
+      : call_(call), name_(std::move(name)), description_(std::move(description)) {}
+
+  std::string name() const override { return name_; }
+  std::string description() const override { return description_; }
   std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
+  // The call's own axes (dense: tokens, vocab; gather: tokens, top_k, experts, rows), then cols,
+  // bits, group_size and dtype.
+  std::vector<AxisSpec> axes() const override;
+  // top_k <= experts (gather), then the qmm_sm80 conditions on the shape (docs/KERNELS.md,
+  // "MLX dispatch").
+  std::optional<std::string> check(const Params& p) const override;
   // The call's sizes; the params must pass check().
-  virtual MatmulShape shape(const Params& p) const = 0;
+  MatmulShape shape(const Params& p) const;
   // Our qmv/qmm under the legacy or fixed host geometry.
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override;
 
- protected:
-  // Axes both kernels have: cols, bits, group_size, dtype.
-  static std::vector<AxisSpec> quantization_axes();
-  // Constraints on those axes and on n (the qmm_sm80 conditions of
-  // docs/KERNELS.md, "MLX dispatch"), or why not.
-  static std::optional<std::string> check_matmul(const MatmulShape& s);
-  // Fills bits, group_size, dtype and k from the shared axes.
-  static void read_quantization(const Params& p, MatmulShape& s);
+ private:
+  MatmulCall call_;
+  std::string name_, description_;
 };
 
 // Buffer order of both kernels: x, w, scales, biases, [lhs_indices, rhs_indices,] out.

@@ -6,44 +6,12 @@
 #include "gridfuzz/affine/register.hpp"
 
 namespace gridfuzz::affine {
-namespace {
 
-class GatherQmmKernel final : public AffineMatmulKernel {
- public:
-  std::string name() const override { return "affine.gather_qmm"; }
-  std::string description() const override {
-    return "MLX affine quantized gather matmul (MoE, sorted form): legacy l = tokens*top_k on grid.z vs fixed "
-           "batch chunks of max_grid_z";
-  }
-  std::vector<AxisSpec> axes() const override {
-    std::vector<AxisSpec> a{
-        {"tokens", "tokens routed through the layer", "16", {}, 1, 1 << 20},
-        {"top_k", "experts per token", "8", {}, 1, 16},
-        {"experts", "experts in the weight stack", "128", {}, 1, 512},
-        {"rows", "N, output columns per expert (a multiple of 128)", "768", {}, 128, 1 << 20, 128},
-    };
-    for (AxisSpec& q : quantization_axes()) a.push_back(std::move(q));
-    return a;
-  }
-  std::optional<std::string> check(const Params& p) const override {
-    if (p.get_u64("top_k") > p.get_u64("experts")) return "top_k must not exceed experts";
-    return check_matmul(shape(p));
-  }
-  MatmulShape shape(const Params& p) const override {
-    MatmulShape s;
-    s.gather = true;
-    s.m = 1;
-    s.n = p.get_u64("rows");
-    s.batches = p.get_u64("tokens") * p.get_u64("top_k");
-    s.x_batches = p.get_u64("tokens");
-    s.experts = p.get_u64("experts");
-    read_quantization(p, s);
-    return s;
-  }
-};
-
-}  // namespace
-
-std::shared_ptr<const Kernel> make_gather_qmm_kernel() { return std::make_shared<GatherQmmKernel>(); }
+std::shared_ptr<const Kernel> make_gather_qmm_kernel() {
+  return std::make_shared<AffineMatmulKernel>(
+      MatmulCall::gather, "affine.gather_qmm",
+      "MLX affine quantized gather matmul (MoE, sorted form): legacy l = tokens*top_k on grid.z vs fixed batch "
+      "chunks of max_grid_z");
+}
 
 }  // namespace gridfuzz::affine

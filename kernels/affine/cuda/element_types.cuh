@@ -47,6 +47,14 @@ __device__ __forceinline__ Pair as_pair(std::uint32_t bits) {
   return p;
 }
 
+// Eight activation values as four words of pairs ((x0, x1), (x2, x3), ...) regrouped as the pairs
+// the nibbles of a 4-bit weight word meet: (x_j, x_{j+4}), j = 0..3 (nibbles j and j+4 of a word
+// sit at bits 4j and 16+4j). The staging of qmv's 4-bit path and of qmv_stream.
+__device__ __forceinline__ uint4 nibble_pairs(uint4 v) {
+  return make_uint4(__byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632), __byte_perm(v.y, v.w, 0x5410),
+                    __byte_perm(v.y, v.w, 0x7632));
+}
+
 template <class T>
 __device__ __forceinline__ T load_element(const std::uint16_t* p) {
   return *reinterpret_cast<const T*>(p);

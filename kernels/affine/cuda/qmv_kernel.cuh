@@ -109,12 +109,8 @@ __device__ __forceinline__ float qmv_row_4bit_staged(const MatmulArgs& a, const 
     if (const std::int64_t e0 = tile0 + 16 * t; e0 < a.k) {
       const uint4 lo = *reinterpret_cast<const uint4*>(x + e0), hi = *reinterpret_cast<const uint4*>(x + e0 + 8);
       const int seg = t / 64, owner = (t % 64) / 2, chunk = t % 2;
-      pairs_s[(seg * 4 + 2 * chunk) * 32 + owner] =
-          make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632), __byte_perm(lo.y, lo.w, 0x5410),
-                     __byte_perm(lo.y, lo.w, 0x7632));
-      pairs_s[(seg * 4 + 2 * chunk + 1) * 32 + owner] =
-          make_uint4(__byte_perm(hi.x, hi.z, 0x5410), __byte_perm(hi.x, hi.z, 0x7632), __byte_perm(hi.y, hi.w, 0x5410),
-                     __byte_perm(hi.y, hi.w, 0x7632));
+      pairs_s[(seg * 4 + 2 * chunk) * 32 + owner] = nibble_pairs(lo);
+      pairs_s[(seg * 4 + 2 * chunk + 1) * 32 + owner] = nibble_pairs(hi);
       float sum = 0.f;
       for (const std::uint32_t v : {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w})
         sum += __low2float(as_pair<P>(v)) + __high2float(as_pair<P>(v));

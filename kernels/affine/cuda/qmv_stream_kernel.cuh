@@ -126,12 +126,8 @@ __device__ __forceinline__ void qmv_stream_stage(const T* x, std::int64_t k, uin
     for (int c = 0; c < 2; ++c) {
       const std::int64_t e0 = 32 * i + 16 * c;
       const uint4 lo = *reinterpret_cast<const uint4*>(x + e0), hi = *reinterpret_cast<const uint4*>(x + e0 + 8);
-      pairs[(seg * 4 + 2 * c) * 32 + lane] =
-          make_uint4(__byte_perm(lo.x, lo.z, 0x5410), __byte_perm(lo.x, lo.z, 0x7632), __byte_perm(lo.y, lo.w, 0x5410),
-                     __byte_perm(lo.y, lo.w, 0x7632));
-      pairs[(seg * 4 + 2 * c + 1) * 32 + lane] =
-          make_uint4(__byte_perm(hi.x, hi.z, 0x5410), __byte_perm(hi.x, hi.z, 0x7632), __byte_perm(hi.y, hi.w, 0x5410),
-                     __byte_perm(hi.y, hi.w, 0x7632));
+      pairs[(seg * 4 + 2 * c) * 32 + lane] = nibble_pairs(lo);
+      pairs[(seg * 4 + 2 * c + 1) * 32 + lane] = nibble_pairs(hi);
       for (const std::uint32_t v : {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w})
         sum += __low2float(as_pair<P>(v)) + __high2float(as_pair<P>(v));
     }

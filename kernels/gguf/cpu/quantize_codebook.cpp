@@ -75,24 +75,10 @@ template <class T>
 DecodedGrid decode_magnitudes(std::span<const T> grid, int n, int (*value)(std::span<const T>, unsigned, int)) {
   return decode(static_cast<unsigned>(grid.size()), n, [&](unsigned e, int j) { return value(grid, e, j); });
 }
-const DecodedGrid& iq2xxs_points() {
-  static const DecodedGrid g = decode_magnitudes(iq2xxs_grid_table(), 8, iq2_grid_value);
-  return g;
-}
-const DecodedGrid& iq2xs_points() {
-  static const DecodedGrid g = decode_magnitudes(iq2xs_grid_table(), 8, iq2_grid_value);
-  return g;
-}
-const DecodedGrid& iq2s_points() {
-  static const DecodedGrid g = decode_magnitudes(iq2s_grid_table(), 8, iq2_grid_value);
-  return g;
-}
-const DecodedGrid& iq3xxs_points() {
-  static const DecodedGrid g = decode_magnitudes(iq3xxs_grid_table(), 4, iq3_grid_value);
-  return g;
-}
-const DecodedGrid& iq3s_points() {
-  static const DecodedGrid g = decode_magnitudes(iq3s_grid_table(), 4, iq3_grid_value);
+// Codebook `table` (n values per point, magnitudes by `value`), decoded on first use.
+template <auto table, int n, auto value>
+const DecodedGrid& points() {
+  static const DecodedGrid g = decode_magnitudes(table(), n, value);
   return g;
 }
 const DecodedGrid& iq1_points() {
@@ -143,38 +129,52 @@ Iq2Group iq2_ksigns_group(const float* x, double db, const DecodedGrid& grid) {
   return {c.index, s & 127u};
 }
 
+// A family's sub-scale grid and grid end (its largest point magnitude).
+struct Codebook {
+  ScaleGrid scales;
+  double grid_end;
+};
 // iq2_xxs / iq2_xs / iq2_s share the scale step (0.5 + l) / 4 and the grid end 43.
-constexpr ScaleGrid kIq2Scales{0.5, 0.25, 15};
-constexpr double kIq2GridEnd = 43;
-constexpr ScaleGrid kIq3Scales{0.5, 0.5, 15};
-constexpr double kIq3GridEnd = 62;
-constexpr ScaleGrid kIq1Scales{0.5, 2.0, 7};  // (1 + 2 l) = 2 * (0.5 + l)
-constexpr double kIq1GridEnd = 1.125;
+constexpr Codebook kIq2{{0.5, 0.25, 15}, 43};
+constexpr Codebook kIq3{{0.5, 0.5, 15}, 62};
+constexpr Codebook kIq1{{0.5, 2.0, 7}, 1.125};  // (1 + 2 l) = 2 * (0.5 + l)
 
-void ideal_scales(const float* x, int unit, double grid_end, double* s) {
-  for (int u = 0; u < 256 / unit; ++u) s[u] = amax_of(x + unit * u, unit) / grid_end;
+// A 256-value block's scales (step 1 above): the half super-scale d and the sub-scale l of each of
+// its Units units.
+template <int Units>
+struct BlockScales {
+  HalfScale d;
+  int l[Units];
+  ScaleGrid grid;
+  // The value scale of unit u.
+  double unit(int u) const { return d.value * (grid.offset + l[u]) * grid.step; }
+};
+template <int Units>
+BlockScales<Units> block_scales(const float* x, const Codebook& c) {
+  constexpr int unit = 256 / Units;
+  double s[Units];
+  for (int u = 0; u < Units; ++u) s[u] = amax_of(x + unit * u, unit) / c.grid_end;
+  BlockScales<Units> b;
+  b.grid = c.scales;
+  b.d = choose_scales(s, Units, c.scales, b.l);
+  return b;
 }
 
 void put_le32(std::uint8_t* p, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) p[k] = static_cast<std::uint8_t>(v >> (8 * k));
 }
 
-// The value scale of unit u.
-double unit_scale(const HalfScale& d, ScaleGrid g, int l) { return d.value * (g.offset + l) * g.step; }
-
 }  // namespace
 
 void quantize_block(const float* x, block_iq2_xxs& out) {
-  double s[8];
-  int l[8];
-  ideal_scales(x, 32, kIq2GridEnd, s);
-  const HalfScale d = choose_scales(s, 8, kIq2Scales, l);
-  out.d = d.bits;
+  const BlockScales<8> sc = block_scales<8>(x, kIq2);
+  out.d = sc.d.bits;
   auto* q = reinterpret_cast<std::uint8_t*>(out.qs);
   for (int ib = 0; ib < 8; ++ib) {
-    std::uint32_t aux = static_cast<std::uint32_t>(l[ib]) << 28;
+    std::uint32_t aux = static_cast<std::uint32_t>(sc.l[ib]) << 28;
     for (int k = 0; k < 4; ++k) {
-      const Iq2Group g = iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[ib]), iq2xxs_points());
+      const Iq2Group g =
+          iq2_ksigns_group(x + 32 * ib + 8 * k, sc.unit(ib), points<iq2xxs_grid_table, 8, iq2_grid_value>());
       q[8 * ib + k] = static_cast<std::uint8_t>(g.index);
       aux |= g.signs7 << (7 * k);
     }
@@ -183,33 +183,28 @@ void quantize_block(const float* x, block_iq2_xxs& out) {
 }
 
 void quantize_block(const float* x, block_iq2_xs& out) {
-  double s[16];
-  int l[16];
-  ideal_scales(x, 16, kIq2GridEnd, s);
-  const HalfScale d = choose_scales(s, 16, kIq2Scales, l);
-  out.d = d.bits;
+  const BlockScales<16> sc = block_scales<16>(x, kIq2);
+  out.d = sc.d.bits;
   for (int ib = 0; ib < 8; ++ib) {
-    out.scales[ib] = static_cast<std::uint8_t>(l[2 * ib] | l[2 * ib + 1] << 4);
+    out.scales[ib] = static_cast<std::uint8_t>(sc.l[2 * ib] | sc.l[2 * ib + 1] << 4);
     for (int k = 0; k < 4; ++k) {
-      const Iq2Group g =
-          iq2_ksigns_group(x + 32 * ib + 8 * k, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]), iq2xs_points());
+      const Iq2Group g = iq2_ksigns_group(x + 32 * ib + 8 * k, sc.unit(2 * ib + k / 2),
+                                          points<iq2xs_grid_table, 8, iq2_grid_value>());
       out.qs[4 * ib + k] = static_cast<std::uint16_t>(g.index | g.signs7 << 9);
     }
   }
 }
 
 void quantize_block(const float* x, block_iq2_s& out) {
-  double s[16];
-  int l[16];
-  ideal_scales(x, 16, kIq2GridEnd, s);
-  const HalfScale d = choose_scales(s, 16, kIq2Scales, l);
-  out.d = d.bits;
+  const BlockScales<16> sc = block_scales<16>(x, kIq2);
+  out.d = sc.d.bits;
   for (int ib = 0; ib < 8; ++ib) {
-    out.scales[ib] = static_cast<std::uint8_t>(l[2 * ib] | l[2 * ib + 1] << 4);
+    out.scales[ib] = static_cast<std::uint8_t>(sc.l[2 * ib] | sc.l[2 * ib + 1] << 4);
     out.qh[ib] = 0;
     for (int k = 0; k < 4; ++k) {
       const float* g = x + 32 * ib + 8 * k;
-      const Choice c = nearest_magnitudes(g, unit_scale(d, kIq2Scales, l[2 * ib + k / 2]), iq2s_points(), false);
+      const Choice c =
+          nearest_magnitudes(g, sc.unit(2 * ib + k / 2), points<iq2s_grid_table, 8, iq2_grid_value>(), false);
       out.qs[4 * ib + k] = static_cast<std::uint8_t>(c.index);
       out.qh[ib] = static_cast<std::uint8_t>(out.qh[ib] | (c.index >> 8) << (2 * k));
       out.qs[32 + 4 * ib + k] = sign_bits(g, 8);
@@ -218,15 +213,12 @@ void quantize_block(const float* x, block_iq2_s& out) {
 }
 
 void quantize_block(const float* x, block_iq3_xxs& out) {
-  double s[8];
-  int l[8];
-  ideal_scales(x, 32, kIq3GridEnd, s);
-  const HalfScale d = choose_scales(s, 8, kIq3Scales, l);
-  out.d = d.bits;
-  const DecodedGrid& grid = iq3xxs_points();
+  const BlockScales<8> sc = block_scales<8>(x, kIq3);
+  out.d = sc.d.bits;
+  const DecodedGrid& grid = points<iq3xxs_grid_table, 4, iq3_grid_value>();
   for (int ib = 0; ib < 8; ++ib) {
-    const double db = unit_scale(d, kIq3Scales, l[ib]);
-    std::uint32_t aux = static_cast<std::uint32_t>(l[ib]) << 28;
+    const double db = sc.unit(ib);
+    std::uint32_t aux = static_cast<std::uint32_t>(sc.l[ib]) << 28;
     for (int k = 0; k < 4; ++k) {  // 8 values: two 4-value grid points under one ksigns index
       const float* g = x + 32 * ib + 8 * k;
       std::uint8_t signs = sign_bits(g, 8);
@@ -252,18 +244,15 @@ void quantize_block(const float* x, block_iq3_xxs& out) {
 }
 
 void quantize_block(const float* x, block_iq3_s& out) {
-  double s[8];
-  int l[8];
-  ideal_scales(x, 32, kIq3GridEnd, s);
-  const HalfScale d = choose_scales(s, 8, kIq3Scales, l);
-  out.d = d.bits;
+  const BlockScales<8> sc = block_scales<8>(x, kIq3);
+  out.d = sc.d.bits;
   for (int ib = 0; ib < 8; ++ib) {
     if (ib % 2 == 0) out.scales[ib / 2] = 0;
-    out.scales[ib / 2] = static_cast<std::uint8_t>(out.scales[ib / 2] | l[ib] << (4 * (ib % 2)));
+    out.scales[ib / 2] = static_cast<std::uint8_t>(out.scales[ib / 2] | sc.l[ib] << (4 * (ib % 2)));
     out.qh[ib] = 0;
     for (int k = 0; k < 8; ++k) {
       const float* g = x + 32 * ib + 4 * k;
-      const Choice c = nearest_magnitudes(g, unit_scale(d, kIq3Scales, l[ib]), iq3s_points(), false);
+      const Choice c = nearest_magnitudes(g, sc.unit(ib), points<iq3s_grid_table, 4, iq3_grid_value>(), false);
       out.qs[8 * ib + k] = static_cast<std::uint8_t>(c.index);
       out.qh[ib] = static_cast<std::uint8_t>(out.qh[ib] | (c.index >> 8) << k);
     }
@@ -292,13 +281,10 @@ Choice nearest_iq1(const float* x, double dl, double delta) {
 }  // namespace
 
 void quantize_block(const float* x, block_iq1_s& out) {
-  double s[8];
-  int l[8];
-  ideal_scales(x, 32, kIq1GridEnd, s);
-  const HalfScale d = choose_scales(s, 8, kIq1Scales, l);
-  out.d = d.bits;
+  const BlockScales<8> sc = block_scales<8>(x, kIq1);
+  out.d = sc.d.bits;
   for (int ib = 0; ib < 8; ++ib) {
-    const double dl = unit_scale(d, kIq1Scales, l[ib]);
+    const double dl = sc.unit(ib);
     Choice plus[4], minus[4];
     double cost_plus = 0, cost_minus = 0;
     for (int k = 0; k < 4; ++k) {
@@ -308,7 +294,7 @@ void quantize_block(const float* x, block_iq1_s& out) {
       cost_minus += minus[k].cost;
     }
     const bool negative = cost_minus < cost_plus;
-    unsigned qh = static_cast<unsigned>(l[ib]) << 12 | (negative ? 0x8000u : 0u);
+    unsigned qh = static_cast<unsigned>(sc.l[ib]) << 12 | (negative ? 0x8000u : 0u);
     for (int k = 0; k < 4; ++k) {
       const unsigned index = negative ? minus[k].index : plus[k].index;
       out.qs[4 * ib + k] = static_cast<std::uint8_t>(index);
@@ -319,20 +305,17 @@ void quantize_block(const float* x, block_iq1_s& out) {
 }
 
 void quantize_block(const float* x, block_iq1_m& out) {
-  double s[16];
-  int l[16];
-  ideal_scales(x, 16, kIq1GridEnd, s);
-  const HalfScale d = choose_scales(s, 16, kIq1Scales, l);
-  std::uint16_t sc[4] = {0, 0, 0, 0};
-  for (int u = 0; u < 16; ++u) sc[u / 4] = static_cast<std::uint16_t>(sc[u / 4] | l[u] << (3 * (u % 4)));
-  for (int k = 0; k < 4; ++k) sc[k] = static_cast<std::uint16_t>(sc[k] | ((d.bits >> (4 * k)) & 15u) << 12);
+  const BlockScales<16> sc = block_scales<16>(x, kIq1);
+  std::uint16_t packed[4] = {0, 0, 0, 0};
+  for (int u = 0; u < 16; ++u) packed[u / 4] = static_cast<std::uint16_t>(packed[u / 4] | sc.l[u] << (3 * (u % 4)));
+  for (int k = 0; k < 4; ++k) packed[k] = static_cast<std::uint16_t>(packed[k] | ((sc.d.bits >> (4 * k)) & 15u) << 12);
   for (int k = 0; k < 4; ++k) {
-    out.scales[2 * k] = static_cast<std::uint8_t>(sc[k]);
-    out.scales[2 * k + 1] = static_cast<std::uint8_t>(sc[k] >> 8);
+    out.scales[2 * k] = static_cast<std::uint8_t>(packed[k]);
+    out.scales[2 * k + 1] = static_cast<std::uint8_t>(packed[k] >> 8);
   }
   std::memset(out.qh, 0, sizeof out.qh);
   for (int g = 0; g < 32; ++g) {  // 8-value group g: sub-block g / 4, 16-value unit g / 2
-    const double dl = unit_scale(d, kIq1Scales, l[g / 2]);
+    const double dl = sc.unit(g / 2);
     const Choice plus = nearest_iq1(x + 8 * g, dl, 0.125), minus = nearest_iq1(x + 8 * g, dl, -0.125);
     const bool negative = minus.cost < plus.cost;
     const unsigned index = negative ? minus.index : plus.index;

@@ -38,39 +38,38 @@ void pack_fifth_bits(const int* q, std::uint8_t* qh) {
   for (int k = 0; k < 4; ++k) qh[k] = static_cast<std::uint8_t>(bits >> (8 * k));
 }
 
+// The quants' low four bits as nibbles, and for 5-bit blocks their fifth bits.
+template <int Bits, class Block>
+void pack_quants(const int* q, Block& out) {
+  pack_nibbles(q, out.qs);
+  if constexpr (Bits == 5) pack_fifth_bits(q, out.qh);
+}
+
+// q4_0 / q5_0: symmetric quants under d.
+template <int Bits, class Block>
+void quantize_symmetric(const float* x, Block& out) {
+  int q[32];
+  out.d = symmetric_quants<Bits>(x, q).bits;
+  pack_quants<Bits>(q, out);
+}
+
+// q4_1 / q5_1: quants under d above the offset m.
+template <int Bits, class Block>
+void quantize_affine(const float* x, Block& out) {
+  int q[32];
+  HalfScale d{}, m{};
+  affine_quants<Bits>(x, q, d, m);
+  out.d = d.bits;
+  out.m = m.bits;
+  pack_quants<Bits>(q, out);
+}
+
 }  // namespace
 
-void quantize_block(const float* x, block_q4_0& out) {
-  int q[32];
-  out.d = symmetric_quants<4>(x, q).bits;
-  pack_nibbles(q, out.qs);
-}
-
-void quantize_block(const float* x, block_q5_0& out) {
-  int q[32];
-  out.d = symmetric_quants<5>(x, q).bits;
-  pack_nibbles(q, out.qs);
-  pack_fifth_bits(q, out.qh);
-}
-
-void quantize_block(const float* x, block_q4_1& out) {
-  int q[32];
-  HalfScale d{}, m{};
-  affine_quants<4>(x, q, d, m);
-  out.d = d.bits;
-  out.m = m.bits;
-  pack_nibbles(q, out.qs);
-}
-
-void quantize_block(const float* x, block_q5_1& out) {
-  int q[32];
-  HalfScale d{}, m{};
-  affine_quants<5>(x, q, d, m);
-  out.d = d.bits;
-  out.m = m.bits;
-  pack_nibbles(q, out.qs);
-  pack_fifth_bits(q, out.qh);
-}
+void quantize_block(const float* x, block_q4_0& out) { quantize_symmetric<4>(x, out); }
+void quantize_block(const float* x, block_q5_0& out) { quantize_symmetric<5>(x, out); }
+void quantize_block(const float* x, block_q4_1& out) { quantize_affine<4>(x, out); }
+void quantize_block(const float* x, block_q5_1& out) { quantize_affine<5>(x, out); }
 
 void quantize_block(const float* x, block_q8_0& out) {
   double amax = 0;

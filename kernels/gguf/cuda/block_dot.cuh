@@ -84,32 +84,27 @@ __host__ __device__ constexpr float lane_share() {
 
 // ---- 32-value blocks: 2 lanes (4-bit, 5-bit) or 4 lanes (q8_0) per block, 2 ints each ----
 
-template <>
-__device__ __forceinline__ float block_dot<QuantType::q4_0>(const std::uint8_t* block, const block_q8_1* act, int slot) {
-  const auto& b = *reinterpret_cast<const block_q4_0*>(block);
-  int sumi = 0;
-  for (int j = 0; j < 2; ++j) {
-    const int k = 2 * slot + j;
-    const int v = load_int_aligned2(b.qs, k);
-    sumi = __dp4a(v & 0x0F0F0F0F, q8_int(act[0], k), sumi);
-    sumi = __dp4a((v >> 4) & 0x0F0F0F0F, q8_int(act[0], k + 4), sumi);
-  }
-  const auto [d8, s8] = q8_d_s(act[0]);
-  return half_to_float(b.d) * (d8 * static_cast<float>(sumi) - 8.0f * lane_share<QuantType::q4_0>() * s8);
+// Four 4-bit quants (one per byte) as int8 values: themselves (q4_0, q4_1) or their iq4 table
+// values (iq4_nl).
+template <bool Iq4Table>
+__device__ __forceinline__ int nibble_values(int q) {
+  if constexpr (Iq4Table)
+    return iq4_lookup4(q);
+  else
+    return q;
 }
 
-template <>
-__device__ __forceinline__ float block_dot<QuantType::q4_1>(const std::uint8_t* block, const block_q8_1* act, int slot) {
-  const auto& b = *reinterpret_cast<const block_q4_1*>(block);
+// Sum of the 4-bit quants of ints k (elements 4k..4k+3 and 16+4k..) times the q8_1 quants.
+template <bool Iq4Table>
+__device__ __forceinline__ int q4_sumi(const std::uint8_t* qs, const block_q8_1& a, int slot) {
   int sumi = 0;
   for (int j = 0; j < 2; ++j) {
     const int k = 2 * slot + j;
-    const int v = load_int_aligned2(b.qs, k);
-    sumi = __dp4a(v & 0x0F0F0F0F, q8_int(act[0], k), sumi);
-    sumi = __dp4a((v >> 4) & 0x0F0F0F0F, q8_int(act[0], k + 4), sumi);
+    const int v = load_int_aligned2(qs, k);
+    sumi = __dp4a(nibble_values<Iq4Table>(v & 0x0F0F0F0F), q8_int(a, k), sumi);
+    sumi = __dp4a(nibble_values<Iq4Table>((v >> 4) & 0x0F0F0F0F), q8_int(a, k + 4), sumi);
   }
-  const auto [d8, s8] = q8_d_s(act[0]);
-  return half_to_float(b.d) * d8 * static_cast<float>(sumi) + half_to_float(b.m) * s8 * lane_share<QuantType::q4_1>();
+  return sumi;
 }
 
 // Sum of the 5-bit quants of ints k (elements 4k..4k+3 and 16+4k..) times the q8_1 quants.
@@ -126,20 +121,45 @@ __device__ __forceinline__ int q5_sumi(const std::uint8_t* qs, std::uint32_t qh,
   return sumi;
 }
 
+// q4_0 / q5_0: d * (d8 * sumi - offset * this lane's share of s8), the weight offset (8 or 16)
+// folded through the q8_1 block sum.
+template <QuantType T, class Block>
+__device__ __forceinline__ float offset_block_dot(const Block& b, int sumi, const block_q8_1& a, float offset) {
+  const auto [d8, s8] = q8_d_s(a);
+  return half_to_float(b.d) * (d8 * static_cast<float>(sumi) - offset * lane_share<T>() * s8);
+}
+
+// q4_1 / q5_1: d * d8 * sumi + m * s8 * this lane's share.
+template <QuantType T, class Block>
+__device__ __forceinline__ float min_block_dot(const Block& b, int sumi, const block_q8_1& a) {
+  const auto [d8, s8] = q8_d_s(a);
+  return half_to_float(b.d) * d8 * static_cast<float>(sumi) + half_to_float(b.m) * s8 * lane_share<T>();
+}
+
+template <>
+__device__ __forceinline__ float block_dot<QuantType::q4_0>(const std::uint8_t* block, const block_q8_1* act, int slot) {
+  const auto& b = *reinterpret_cast<const block_q4_0*>(block);
+  return offset_block_dot<QuantType::q4_0>(b, q4_sumi<false>(b.qs, act[0], slot), act[0], 8.0f);
+}
+
+template <>
+__device__ __forceinline__ float block_dot<QuantType::q4_1>(const std::uint8_t* block, const block_q8_1* act, int slot) {
+  const auto& b = *reinterpret_cast<const block_q4_1*>(block);
+  return min_block_dot<QuantType::q4_1>(b, q4_sumi<false>(b.qs, act[0], slot), act[0]);
+}
+
 template <>
 __device__ __forceinline__ float block_dot<QuantType::q5_0>(const std::uint8_t* block, const block_q8_1* act, int slot) {
   const auto& b = *reinterpret_cast<const block_q5_0*>(block);
   const int sumi = q5_sumi(b.qs, static_cast<std::uint32_t>(load_int_aligned2(b.qh, 0)), act[0], slot);
-  const auto [d8, s8] = q8_d_s(act[0]);
-  return half_to_float(b.d) * (d8 * static_cast<float>(sumi) - 16.0f * lane_share<QuantType::q5_0>() * s8);
+  return offset_block_dot<QuantType::q5_0>(b, sumi, act[0], 16.0f);
 }
 
 template <>
 __device__ __forceinline__ float block_dot<QuantType::q5_1>(const std::uint8_t* block, const block_q8_1* act, int slot) {
   const auto& b = *reinterpret_cast<const block_q5_1*>(block);
   const int sumi = q5_sumi(b.qs, static_cast<std::uint32_t>(load_int_aligned2(b.qh, 0)), act[0], slot);
-  const auto [d8, s8] = q8_d_s(act[0]);
-  return half_to_float(b.d) * d8 * static_cast<float>(sumi) + half_to_float(b.m) * s8 * lane_share<QuantType::q5_1>();
+  return min_block_dot<QuantType::q5_1>(b, sumi, act[0]);
 }
 
 template <>
@@ -156,13 +176,7 @@ __device__ __forceinline__ float block_dot<QuantType::q8_0>(const std::uint8_t* 
 template <>
 __device__ __forceinline__ float block_dot<QuantType::iq4_nl>(const std::uint8_t* block, const block_q8_1* act, int slot) {
   const auto& b = *reinterpret_cast<const block_iq4_nl*>(block);
-  int sumi = 0;
-  for (int j = 0; j < 2; ++j) {
-    const int k = 2 * slot + j;
-    const int v = load_int_aligned2(b.qs, k);
-    sumi = __dp4a(iq4_lookup4(v & 0x0F0F0F0F), q8_int(act[0], k), sumi);
-    sumi = __dp4a(iq4_lookup4((v >> 4) & 0x0F0F0F0F), q8_int(act[0], k + 4), sumi);
-  }
+  const int sumi = q4_sumi<true>(b.qs, act[0], slot);
   return half_to_float(b.d) * half_to_float(act[0].d) * static_cast<float>(sumi);
 }
 

@@ -5,7 +5,7 @@
 //     message (and the launches recorded so far) in the worker's crash note, so that the row of the
 //     case says which assertion ended it (gridfuzz/crash_note.hpp).
 //   - type sizes: from the block structs of upstream's ggml-common.h, for the types gridfuzz
-//     covers (llamacpp_types.hpp); any other type aborts with its id.
+//     covers (llamacpp_quant_types(), plan/upstream_call_plan.hpp); any other type aborts with its id.
 //   - ggml_cuda_info: the fields ggml_cuda_init fills (ggml-cuda.cu:305-344), from
 //     cudaGetDeviceProperties, for the current device only.
 //   - the memory pool: one cudaMalloc per allocation, freed when upstream frees it (upstream's
@@ -173,6 +173,6 @@ std::unique_ptr<ggml_cuda_pool> ggml_backend_cuda_context::new_pool_for_device(i
   return std::make_unique<MallocPool>();
 }
 
-// The streams in the context are the caller's (llamacpp_call.cu puts the harness's stream there):
+// The streams in the context are the caller's (cuda/upstream_call.cu puts the harness's stream there):
 // not destroyed here.
 ggml_backend_cuda_context::~ggml_backend_cuda_context() = default;

@@ -46,8 +46,8 @@ Variant require_variant(const std::string& name) {
 }
 
 std::optional<std::string> MlxMatmulKernel::check(const Params& p) const {
+  if (auto problem = AffineMatmulKernel::check(p)) return problem;
   const affine::MatmulShape s = shape(p);
-  if (auto problem = check_matmul(s)) return problem;
   // Every kernel MLX's host code picks for this call, in either variant, must be one this build
   // compiled (qmv: all of qmv.cu; qmm_sm80: group 64, bits 4/8, tile_m 16/32/64).
   for (Variant v : {Variant::upstream, Variant::chunked}) {

@@ -15,7 +15,9 @@ namespace gridfuzz::mlx {
 
 class MlxMatmulKernel : public affine::AffineMatmulKernel {
  public:
+  using AffineMatmulKernel::AffineMatmulKernel;
   std::vector<std::string> variants() const override { return {"upstream", "chunked"}; }
+  // The affine family's constraints, and every kernel MLX's host code picks compiled in this build.
   std::optional<std::string> check(const Params& p) const override;
   // MLX's own host code plans and launches the case (mlx_matmul_kernel.cpp, MlxMatmulCase).
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override;

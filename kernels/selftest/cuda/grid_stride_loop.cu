@@ -6,9 +6,8 @@
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/device/function.hpp"
 #include "selftest_kernels.hpp"
-#include "support.hpp"
+#include "shell.hpp"
 
 namespace gridfuzz::selftest {
 namespace {
@@ -33,25 +32,18 @@ __global__ void iota_loop(std::uint8_t* y, int n, std::uint64_t base) {
   }
 }
 
-template <bool Int32Counter>
-const device::Function& iota_loop_fn() {
-  static const device::Function fn = device::Function::from_symbol(
-      reinterpret_cast<const void*>(&iota_loop<Int32Counter>), Int32Counter ? "iota_loop_int" : "iota_loop_u64");
-  return fn;
-}
+const Symbol kInt32Counter{&iota_loop<true>, "iota_loop_int"}, kU64Counter{&iota_loop<false>, "iota_loop_u64"};
 
 LaunchSpec geometry(std::uint64_t n) {
-  LaunchSpec l;
-  l.name = "iota_loop";
-  l.grid = {std::min(ceil_div(n, kThreads), kMaxBlocks), 1, 1};
-  l.block = {kThreads, 1, 1};
-  return l;
+  return launch_of({std::min(ceil_div(n, kThreads), kMaxBlocks), 1, 1}, {kThreads, 1, 1}, "iota_loop");
 }
 
 // One shape: y is n bytes.
-class GridStrideLoopCase final : public BoundCase {
+class GridStrideLoopCase final : public BytesCase {
  public:
-  GridStrideLoopCase(const Params& p, Variant variant) : n_(p.get_u64("n")), variant_(variant) {}
+  GridStrideLoopCase(const Params& p, Variant variant)
+      : BytesCase(variant, p.get_u64("n"), {kInt32Counter, kU64Counter, kInt32Counter}, p.get_u64("n"), 1 << 20),
+        n_(p.get_u64("n")) {}
 
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
@@ -63,61 +55,23 @@ class GridStrideLoopCase final : public BoundCase {
     plan.host_arguments.push_back({"n", n_, IndexType::int32});  // both kernels take `int n`, as upstream
     return plan;
   }
-  std::vector<BufferSpec> buffers() const override { return {{"y", BufferRole::output, ElementType::u8, n_}}; }
-  // bytes_moved: the default (y written once).
   std::vector<SplitPiece> split(const DeviceLimits&) const override { return pieces_of("n", n_, kReferencePiece); }
-  ComparePolicy compare_policy() const override {
-    return {true, 0, 0, "a pure function of the element index: bit-exact"};
-  }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
-  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-              CUstream stream) const override {
-    std::uint8_t* y = bufs.as<std::uint8_t>("y");
-    int n = static_cast<int>(n_);
-    std::uint64_t base = 0;
-    void* args[] = {&y, &n, &base};
-    const LaunchSpec l = plan(limits).launches.front();
-    launch_variant(launcher, variant_, iota_loop_fn<true>(), iota_loop_fn<false>(), l, args, stream);
-  }
-  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-                              CUstream stream) const override {
-    for (const SplitPiece& piece : split(limits)) {
-      std::uint8_t* y = bufs.as<std::uint8_t>("y") + piece.begin;
-      int n = static_cast<int>(piece.end - piece.begin);
-      std::uint64_t base = piece.begin;
-      void* args[] = {&y, &n, &base};
-      launcher.launch_checked(iota_loop_fn<true>(), geometry(piece.end - piece.begin), args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return tail_biased_samples(bufs.index_of("y"), n_, 1 << 20, seed, count,
-                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
-  }
 
  private:
-  std::uint64_t n_;
-  Variant variant_;
-};
+  KernelArgs args(const BufferSet& bufs, std::uint64_t begin, std::uint64_t end) const override {
+    return KernelArgs(bufs.as<std::uint8_t>("y") + begin, static_cast<int>(end - begin), begin);
+  }
+  LaunchSpec reference_launch(std::uint64_t n) const override { return geometry(n); }
 
-class GridStrideLoop final : public Kernel {
- public:
-  std::string name() const override { return "selftest.grid_stride_loop"; }
-  std::string description() const override {
-    return "int grid-stride loop counter overflows from n = 2^31 - stride + 1 (B.6)";
-  }
-  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
-  std::vector<AxisSpec> axes() const override {
-    return {{"n", "elements (bytes), an int as upstream", "1048576", {}, 1, 2147483647}};
-  }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<GridStrideLoopCase>(p, parse_legacy_or_fixed(name(), variant));
-  }
+  std::uint64_t n_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Kernel> make_grid_stride_loop() { return std::make_shared<GridStrideLoop>(); }
+std::shared_ptr<const Kernel> make_grid_stride_loop() {
+  return make_kernel<GridStrideLoopCase>(
+      {"selftest.grid_stride_loop", "int grid-stride loop counter overflows from n = 2^31 - stride + 1 (B.6)",
+       {{"n", "elements (bytes), an int as upstream", "1048576", {}, 1, 2147483647}}});
+}
 
 }  // namespace gridfuzz::selftest

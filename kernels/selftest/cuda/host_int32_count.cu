@@ -12,9 +12,8 @@
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/device/function.hpp"
 #include "selftest_kernels.hpp"
-#include "support.hpp"
+#include "shell.hpp"
 
 namespace gridfuzz::selftest {
 namespace {
@@ -38,22 +37,15 @@ __global__ void iota_bytes_u64(std::uint8_t* y, std::uint64_t n) {
 // here because signed overflow is undefined in C++).
 std::int32_t as_int32(std::uint64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
 
-const device::Function& legacy_fn() {
-  static const device::Function fn =
-      device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_int), "iota_bytes_int");
-  return fn;
-}
-const device::Function& fixed_fn() {
-  static const device::Function fn =
-      device::Function::from_symbol(reinterpret_cast<const void*>(&iota_bytes_u64), "iota_bytes_u64");
-  return fn;
-}
+const Symbol kIntCount{&iota_bytes_int, "iota_bytes_int"}, kU64Count{&iota_bytes_u64, "iota_bytes_u64"};
 
 // One shape: y is rows*cols bytes (the count n, exact in 64 bits here).
-class HostInt32CountCase final : public BoundCase {
+class HostInt32CountCase final : public BytesCase {
  public:
   HostInt32CountCase(const Params& p, Variant variant)
-      : n_(p.get_u64("rows") * p.get_u64("cols")), variant_(variant) {}
+      : BytesCase(variant, p.get_u64("rows") * p.get_u64("cols"), {kIntCount, kU64Count, kIntCount},
+                  p.get_u64("rows") * p.get_u64("cols"), 4096),
+        n_(p.get_u64("rows") * p.get_u64("cols")) {}
 
   LaunchPlan plan(const DeviceLimits& limits) const override {
     LaunchPlan plan;
@@ -75,73 +67,40 @@ class HostInt32CountCase final : public BoundCase {
     plan.launches.push_back(l);
     return plan;
   }
-  std::vector<BufferSpec> buffers() const override { return {{"y", BufferRole::output, ElementType::u8, n_}}; }
-  // bytes_moved: the default (y written once).
   std::vector<SplitPiece> split(const DeviceLimits&) const override {
     return pieces_of("elements", n_, kReferencePiece);
   }
-  ComparePolicy compare_policy() const override {
-    return {true, 0, 0, "a pure function of the element index: bit-exact"};
-  }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
+  // The fixed twin's kernel takes (y, uint64_t n).
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
-    const LaunchSpec l = plan(limits).launches.front();
-    std::uint8_t* y = bufs.as<std::uint8_t>("y");
     if (variant_ == Variant::legacy) {
-      int n = as_int32(n_);
-      std::uint64_t base = 0;
-      void* args[] = {&y, &n, &base};
-      launcher.launch(legacy_fn(), l, args, stream);  // upstream never checks
+      BytesCase::launch(limits, bufs, launcher, stream);  // upstream never checks
     } else {
-      std::uint64_t n = n_;
-      void* args[] = {&y, &n};
-      launcher.launch_checked(fixed_fn(), l, args, stream);
+      KernelArgs a(bufs.as<std::uint8_t>("y"), n_);
+      launcher.launch_checked(function_of(kU64Count), plan(limits).launches.front(), a.get(), stream);
     }
-  }
-  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-                              CUstream stream) const override {
-    for (const SplitPiece& piece : split(limits)) {
-      std::uint8_t* y = bufs.as<std::uint8_t>("y") + piece.begin;
-      int n = static_cast<int>(piece.end - piece.begin);
-      std::uint64_t base = piece.begin;
-      void* args[] = {&y, &n, &base};
-      LaunchSpec l;
-      l.block = {kThreads, 1, 1};
-      l.grid = {ceil_div(piece.end - piece.begin, kThreads), 1, 1};
-      launcher.launch_checked(legacy_fn(), l, args, stream);
-    }
-  }
-  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
-                                             std::size_t count) const override {
-    return tail_biased_samples(bufs.index_of("y"), n_, 4096, seed, count,
-                               [](std::uint64_t e) { return static_cast<double>(byte_at(e, 0)); });
   }
 
  private:
-  std::uint64_t n_;
-  Variant variant_;
-};
+  // The legacy kernel's (y, int n, base), n as upstream's int (a wrap past 2^31).
+  KernelArgs args(const BufferSet& bufs, std::uint64_t begin, std::uint64_t end) const override {
+    return KernelArgs(bufs.as<std::uint8_t>("y") + begin, as_int32(end - begin), begin);
+  }
+  LaunchSpec reference_launch(std::uint64_t n) const override {
+    return launch_of({ceil_div(n, kThreads), 1, 1}, {kThreads, 1, 1});
+  }
 
-class HostInt32Count final : public Kernel {
- public:
-  std::string name() const override { return "selftest.host_int32"; }
-  std::string description() const override {
-    return "int n = rows*cols; blocks = (n+255)/256 on the host: negative, zero or truncated grid (B.3)";
-  }
-  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
-  std::vector<AxisSpec> axes() const override {
-    return {{"rows", "rows (the count is rows*cols bytes)", "16", {}, 1, 1 << 24},
-            {"cols", "bytes per row", "65536", {}, 1, 1 << 20}};
-  }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<HostInt32CountCase>(p, parse_legacy_or_fixed(name(), variant));
-  }
+  std::uint64_t n_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Kernel> make_host_int32_count() { return std::make_shared<HostInt32Count>(); }
+std::shared_ptr<const Kernel> make_host_int32_count() {
+  return make_kernel<HostInt32CountCase>(
+      {"selftest.host_int32",
+       "int n = rows*cols; blocks = (n+255)/256 on the host: negative, zero or truncated grid (B.3)",
+       {{"rows", "rows (the count is rows*cols bytes)", "16", {}, 1, 1 << 24},
+        {"cols", "bytes per row", "65536", {}, 1, 1 << 20}}});
+}
 
 }  // namespace gridfuzz::selftest

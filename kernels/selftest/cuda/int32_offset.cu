@@ -9,10 +9,10 @@
 namespace gridfuzz::selftest {
 
 std::shared_ptr<const Kernel> make_int32_offset() {
-  return std::make_shared<RowSumKernel<OffsetKind::int32>>(RowSumTraits{
-      "selftest.int32_offset",
-      "int32 read offset wraps at 2^31 and reads the neighbouring layer of the arena: silent (B.4)",
-      OffsetKind::int32, IndexType::int32, true, 1ull << 31});
+  return make_row_sum_kernel<OffsetKind::int32>(
+      row_sum_info("selftest.int32_offset",
+                   "int32 read offset wraps at 2^31 and reads the neighbouring layer of the arena: silent (B.4)"),
+      {IndexType::int32, true, 1ull << 31});
 }
 
 }  // namespace gridfuzz::selftest

@@ -9,9 +9,8 @@
 #include <algorithm>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/device/function.hpp"
 #include "selftest_kernels.hpp"
-#include "support.hpp"
+#include "shell.hpp"
 
 namespace gridfuzz::selftest {
 namespace {
@@ -63,22 +62,14 @@ std::uint32_t heavy_mix_host(std::uint32_t seed_word) {
   return h & 0x7FFFFFFFu;
 }
 
-const device::Function& unbounded_fn() {
-  static const device::Function fn =
-      device::Function::from_symbol(reinterpret_cast<const void*>(&mix_unbounded), "mix_unbounded");
-  return fn;
-}
-const device::Function& bounded_fn() {
-  static const device::Function fn =
-      device::Function::from_symbol(reinterpret_cast<const void*>(&mix_bounded), "mix_bounded");
-  return fn;
-}
+const Symbol kUnbounded{&mix_unbounded, "mix_unbounded"}, kBounded{&mix_bounded, "mix_bounded"};
 
 // One shape: x and y are n words; the block size is the caller's.
-class RegisterPressureCase final : public BoundCase {
+class RegisterPressureCase final : public SelftestCase<> {
  public:
   RegisterPressureCase(const Params& p, Variant variant)
-      : threads_(p.get_u64("threads")), n_(p.get_u64("n")), variant_(variant) {}
+      : SelftestCase(variant, p.get_u64("n"), {kUnbounded, kBounded, kBounded}, "integer mixing: bit-exact"),
+        threads_(p.get_u64("threads")), n_(p.get_u64("n")) {}
 
   LaunchPlan plan(const DeviceLimits&) const override {
     const bool legacy = variant_ == Variant::legacy;
@@ -99,68 +90,39 @@ class RegisterPressureCase final : public BoundCase {
   std::vector<SplitPiece> split(const DeviceLimits&) const override {
     return {{"n", 0, n_}};  // one piece: the bounded kernel at 256 threads
   }
-  ComparePolicy compare_policy() const override { return {true, 0, 0, "integer mixing: bit-exact"}; }
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     fill_words(bufs.ptr("x"), n_, seed, stream);
-  }
-  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-              CUstream stream) const override {
-    const std::uint32_t* x = bufs.as<std::uint32_t>("x");
-    std::uint32_t* y = bufs.as<std::uint32_t>("y");
-    std::uint64_t n = n_;
-    void* args[] = {&x, &y, &n};
-    const LaunchSpec l = plan(limits).launches.front();
-    launch_variant(launcher, variant_, unbounded_fn(), bounded_fn(), l, args, stream);
-  }
-  void launch_split_reference(const DeviceLimits&, const BufferSet& bufs, device::Launcher& launcher,
-                              CUstream stream) const override {
-    const std::uint32_t* x = bufs.as<std::uint32_t>("x");
-    std::uint32_t* y = bufs.as<std::uint32_t>("y");
-    std::uint64_t n = n_;
-    void* args[] = {&x, &y, &n};
-    LaunchSpec l;
-    l.grid = {ceil_div(n, 256), 1, 1};
-    l.block = {256, 1, 1};
-    launcher.launch_checked(bounded_fn(), l, args, stream);
   }
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
     const std::size_t xi = bufs.index_of("x"), yi = bufs.index_of("y");
-    SampleSequence pick{seed | 1};
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
+    return samples_of(seed, count, [&](SampleSequence& pick, std::size_t) {
       const std::uint64_t e = pick.next(n_);
       std::uint32_t x = 0;
       bufs.read(xi, e * sizeof(x), &x, sizeof(x));
-      out.push_back({yi, e, static_cast<double>(heavy_mix_host(x)), 0, 0});
-    }
-    return out;
+      return ReferenceSample{yi, e, static_cast<double>(heavy_mix_host(x)), 0, 0};
+    });
   }
 
  private:
-  std::uint64_t threads_, n_;
-  Variant variant_;
-};
+  KernelArgs args(const BufferSet& bufs, std::uint64_t, std::uint64_t) const override {
+    return KernelArgs(bufs.as<const std::uint32_t>("x"), bufs.as<std::uint32_t>("y"), n_);
+  }
+  LaunchSpec reference_launch(std::uint64_t n) const override {
+    return launch_of({ceil_div(n, 256), 1, 1}, {256, 1, 1});
+  }
 
-class RegisterPressure final : public Kernel {
- public:
-  std::string name() const override { return "selftest.register_pressure"; }
-  std::string description() const override {
-    return "72 registers/thread, no __launch_bounds__: refused from 897 threads per block (B.9)";
-  }
-  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
-  std::vector<AxisSpec> axes() const override {
-    return {{"threads", "threads per block, as the caller asks", "256", {}, 1, 1024},
-            {"n", "elements (u32)", "65536", {}, 1, 1 << 26}};
-  }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<RegisterPressureCase>(p, parse_legacy_or_fixed(name(), variant));
-  }
+  std::uint64_t threads_, n_;
 };
 
 }  // namespace
 
-std::shared_ptr<const Kernel> make_register_pressure() { return std::make_shared<RegisterPressure>(); }
+std::shared_ptr<const Kernel> make_register_pressure() {
+  return make_kernel<RegisterPressureCase>(
+      {"selftest.register_pressure",
+       "72 registers/thread, no __launch_bounds__: refused from 897 threads per block (B.9)",
+       {{"threads", "threads per block, as the caller asks", "256", {}, 1, 1024},
+        {"n", "elements (u32)", "65536", {}, 1, 1 << 26}}});
+}
 
 }  // namespace gridfuzz::selftest

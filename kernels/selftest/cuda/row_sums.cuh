@@ -9,9 +9,8 @@
 #include <string>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/device/function.hpp"
 #include "selftest_kernels.hpp"
-#include "support.hpp"
+#include "shell.hpp"
 
 namespace gridfuzz::selftest {
 
@@ -49,37 +48,28 @@ __global__ void row_sums(const std::uint8_t* layer, std::uint32_t* sums, unsigne
   if (threadIdx.x == 0) sums[row] = partial[0];  // integer sums: exact in any order
 }
 
-// What differs between the two self-tests.
+// What differs between the two self-tests (the legacy offset type is RowSumCase's template argument).
 struct RowSumTraits {
-  std::string name, description;
-  OffsetKind legacy_offset;
   IndexType legacy_type;
   bool neighbour_layer;              // input is [layer 0 | layer 1]; the kernel reads layer 1
   std::uint64_t reference_offsets;   // a split piece keeps its offsets below this
 };
 
-template <OffsetKind kind>
-const device::Function& row_sums_fn() {
-  static const device::Function fn =
-      device::Function::from_symbol(reinterpret_cast<const void*>(&row_sums<kind>), "row_sums");
-  return fn;
-}
-
 // One shape: the input layer is [rows][cols] bytes ("x", or layer 1 of "arena"), sums has a word
 // per row.
 template <OffsetKind LegacyKind>
-class RowSumCase final : public BoundCase {
+class RowSumCase final : public SelftestCase<> {
  public:
   RowSumCase(const RowSumTraits& t, const Params& p, Variant variant)
-      : t_(t), rows_(p.get_u64("rows")), cols_(p.get_u64("cols")), variant_(variant) {}
+      : SelftestCase(variant, p.get_u64("rows"),
+                     {{&row_sums<LegacyKind>, "row_sums"}, {&row_sums<OffsetKind::uint64>, "row_sums"},
+                      {&row_sums<LegacyKind>, "row_sums"}},  // the reference: the same kernel, offsets in range
+                     "integer sums: bit-exact in any order"),
+        t_(t), rows_(p.get_u64("rows")), cols_(p.get_u64("cols")) {}
 
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
-    LaunchSpec l;
-    l.name = "row_sums";
-    l.grid = {rows_, 1, 1};
-    l.block = {kRowSumThreads, 1, 1};
-    plan.launches.push_back(l);
+    plan.launches.push_back(launch_of({rows_, 1, 1}, {kRowSumThreads, 1, 1}, "row_sums"));
     plan.indices.push_back({"x_offset", u128{rows_} * cols_ - 1,
                             variant_ == Variant::legacy ? t_.legacy_type : IndexType::uint64, "elements"});
     plan.host_arguments.push_back({"cols", cols_, IndexType::uint32});  // unsigned cols
@@ -93,85 +83,61 @@ class RowSumCase final : public BoundCase {
   // One layer read, the sums written (the arena's other layer is never read).
   std::uint64_t bytes_moved() const override { return rows_ * (cols_ + 4); }
   std::vector<SplitPiece> split(const DeviceLimits&) const override {
-    const std::uint64_t per_piece = std::max<std::uint64_t>(1, t_.reference_offsets / cols_);
-    std::vector<SplitPiece> pieces;
-    for (std::uint64_t r = 0; r < rows_; r += per_piece) pieces.push_back({"rows", r, std::min(rows_, r + per_piece)});
-    return pieces;
+    return pieces_of("rows", rows_, std::max<std::uint64_t>(1, t_.reference_offsets / cols_));
   }
-  ComparePolicy compare_policy() const override { return {true, 0, 0, "integer sums: bit-exact in any order"}; }
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     fill_bytes(bufs.ptr(input_name()), buffers().front().elements, seed, stream);
-  }
-  void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-              CUstream stream) const override {
-    const std::uint8_t* layer = this->layer(bufs);
-    std::uint32_t* sums = bufs.as<std::uint32_t>("sums");
-    unsigned cols = static_cast<unsigned>(cols_);
-    void* args[] = {&layer, &sums, &cols};
-    const LaunchSpec l = plan(limits).launches.front();
-    if (variant_ == Variant::legacy)
-      launcher.launch(row_sums_fn<LegacyKind>(), l, args, stream);
-    else
-      launcher.launch_checked(row_sums_fn<OffsetKind::uint64>(), l, args, stream);
-  }
-  void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-                              CUstream stream) const override {
-    unsigned cols = static_cast<unsigned>(cols_);
-    for (const SplitPiece& piece : split(limits)) {
-      const std::uint8_t* layer = this->layer(bufs) + piece.begin * cols;
-      std::uint32_t* sums = bufs.as<std::uint32_t>("sums") + piece.begin;
-      void* args[] = {&layer, &sums, &cols};
-      LaunchSpec l;
-      l.grid = {piece.end - piece.begin, 1, 1};
-      l.block = {kRowSumThreads, 1, 1};
-      launcher.launch_checked(row_sums_fn<LegacyKind>(), l, args, stream);  // the same kernel, offsets in range
-    }
   }
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override {
     const std::uint64_t layer_begin = t_.neighbour_layer ? rows_ * cols_ : 0;
     const std::size_t input = bufs.index_of(input_name()), sums = bufs.index_of("sums");
-    SampleSequence pick{seed | 1};
     std::vector<std::uint8_t> row_bytes(cols_);
-    std::vector<ReferenceSample> out;
-    for (std::size_t k = 0; k < count; ++k) {
+    return samples_of(seed, count, [&](SampleSequence& pick, std::size_t k) {
       // Half the samples in the last rows, where the offsets wrap.
       const std::uint64_t row = k % 2 ? rows_ - 1 - pick.next(std::min<std::uint64_t>(rows_, 64)) : pick.next(rows_);
       bufs.read(input, layer_begin + row * cols_, row_bytes.data(), cols_);
       std::uint64_t sum = 0;
       for (std::uint8_t b : row_bytes) sum += b;
-      out.push_back({sums, row, static_cast<double>(sum), 0, 0});
-    }
-    return out;
+      return ReferenceSample{sums, row, static_cast<double>(sum), 0, 0};
+    });
   }
 
  private:
+  KernelArgs args(const BufferSet& bufs, std::uint64_t begin, std::uint64_t) const override {
+    return KernelArgs(layer(bufs) + begin * cols_, bufs.as<std::uint32_t>("sums") + begin,
+                      static_cast<unsigned>(cols_));
+  }
+  LaunchSpec reference_launch(std::uint64_t rows) const override {
+    return launch_of({rows, 1, 1}, {kRowSumThreads, 1, 1});
+  }
   const char* input_name() const { return t_.neighbour_layer ? "arena" : "x"; }
   const std::uint8_t* layer(const BufferSet& bufs) const {
     return bufs.as<std::uint8_t>(input_name()) + (t_.neighbour_layer ? rows_ * cols_ : 0);
   }
   RowSumTraits t_;  // a copy: a bound case does not depend on its kernel's lifetime
   std::uint64_t rows_, cols_;
-  Variant variant_;
 };
 
+// bind() of a row-sum self-test: its cases share the kernel's traits.
 template <OffsetKind LegacyKind>
-class RowSumKernel final : public Kernel {
- public:
-  explicit RowSumKernel(RowSumTraits t) : t_(std::move(t)) {}
-  std::string name() const override { return t_.name; }
-  std::string description() const override { return t_.description; }
-  std::vector<std::string> variants() const override { return {"legacy", "fixed"}; }
-  std::vector<AxisSpec> axes() const override {
-    return {{"rows", "rows, one block each", "64", {}, 1, 1 << 22}, {"cols", "bytes per row", "4096", {}, 1, 65536}};
+struct BindRowSumCase {
+  RowSumTraits t;
+  std::unique_ptr<BoundCase> operator()(const Params& p, Variant v) const {
+    return std::make_unique<RowSumCase<LegacyKind>>(t, p, v);
   }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<RowSumCase<LegacyKind>>(t_, p, parse_legacy_or_fixed(name(), variant));
-  }
-
- private:
-  RowSumTraits t_;
 };
+
+// What `gridfuzz list` shows of a row-sum self-test.
+inline KernelInfo row_sum_info(std::string name, std::string description) {
+  return {std::move(name), std::move(description),
+          {{"rows", "rows, one block each", "64", {}, 1, 1 << 22}, {"cols", "bytes per row", "4096", {}, 1, 65536}}};
+}
+
+// A row-sum self-test: its KernelInfo, the legacy offset type LegacyKind, and `t`.
+template <OffsetKind LegacyKind>
+std::shared_ptr<const Kernel> make_row_sum_kernel(KernelInfo info, RowSumTraits t) {
+  return std::make_shared<SelftestKernel<>>(std::move(info), BindRowSumCase<LegacyKind>{t});
+}
 
 }  // namespace gridfuzz::selftest

@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/kernel.hpp"
 
 #if defined(__CUDACC__)
@@ -51,25 +49,8 @@ inline std::vector<SplitPiece> pieces_of(const std::string& axis, std::uint64_t 
   return pieces;
 }
 
-// The variants of a kernel with a fixed twin. bind() parses the variant name once; an unknown one
-// is an error (std::invalid_argument naming the kernel).
+// The variants of a kernel with a fixed twin, in the order of its variants() (shell.hpp).
 enum class Variant { legacy, fixed };
-
-inline Variant parse_legacy_or_fixed(const std::string& kernel, const std::string& variant) {
-  if (variant == "legacy") return Variant::legacy;
-  if (variant == "fixed") return Variant::fixed;
-  throw std::invalid_argument(kernel + ": unknown variant '" + variant + "' (legacy, fixed)");
-}
-
-// The production launch of a variant: `legacy` as upstream launches it (unchecked: a refusal is
-// only recorded, and the output is whatever it is), the fixed twin through launch_checked.
-inline void launch_variant(device::Launcher& launcher, Variant variant, const device::Function& legacy,
-                           const device::Function& fixed, const LaunchSpec& spec, void** args, CUstream stream) {
-  if (variant == Variant::legacy)
-    launcher.launch(legacy, spec, args, stream);
-  else
-    launcher.launch_checked(fixed, spec, args, stream);
-}
 
 // A deterministic sequence of sample positions for CPU references.
 struct SampleSequence {
@@ -80,19 +61,26 @@ struct SampleSequence {
   }
 };
 
+// `count` CPU-reference samples: sample(pick, k) for k = 0, 1, ..., positions drawn from `pick`, a
+// SampleSequence seeded from `seed`.
+template <class Sample>
+std::vector<ReferenceSample> samples_of(std::uint64_t seed, std::size_t count, Sample sample) {
+  SampleSequence pick{seed | 1};
+  std::vector<ReferenceSample> out;
+  for (std::size_t k = 0; k < count; ++k) out.push_back(sample(pick, k));
+  return out;
+}
+
 // CPU-reference samples of output buffer `buffer` (n elements): every other sample among the last
 // `tail` elements, where a geometry bug shows first, the rest anywhere; `expected(e)` is the exact
 // value of element e.
 template <class Expected>
 std::vector<ReferenceSample> tail_biased_samples(std::size_t buffer, std::uint64_t n, std::uint64_t tail,
                                                  std::uint64_t seed, std::size_t count, Expected expected) {
-  SampleSequence pick{seed | 1};
-  std::vector<ReferenceSample> out;
-  for (std::size_t k = 0; k < count; ++k) {
+  return samples_of(seed, count, [&](SampleSequence& pick, std::size_t k) {
     const std::uint64_t e = k % 2 ? n - 1 - pick.next(tail < n ? tail : n) : pick.next(n);
-    out.push_back({buffer, e, expected(e), 0, 0});
-  }
-  return out;
+    return ReferenceSample{buffer, e, expected(e), 0, 0};
+  });
 }
 
 // Expected value of y = 2x + 1 over float inputs read back from the input buffer "x" (2x is exact,

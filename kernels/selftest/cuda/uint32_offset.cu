@@ -7,9 +7,9 @@
 namespace gridfuzz::selftest {
 
 std::shared_ptr<const Kernel> make_uint32_offset() {
-  return std::make_shared<RowSumKernel<OffsetKind::uint32>>(RowSumTraits{
-      "selftest.uint32_offset", "uint32 read offset wraps at 2^32 to the first rows: silent (B.5)",
-      OffsetKind::uint32, IndexType::uint32, false, 1ull << 32});
+  return make_row_sum_kernel<OffsetKind::uint32>(
+      row_sum_info("selftest.uint32_offset", "uint32 read offset wraps at 2^32 to the first rows: silent (B.5)"),
+      {IndexType::uint32, false, 1ull << 32});
 }
 
 }  // namespace gridfuzz::selftest

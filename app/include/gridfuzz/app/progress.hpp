@@ -34,7 +34,6 @@ class Progress {
   // One finished case; `line` is printed on the rows stream when not on a terminal (and above the
   // bar when on one, if `important`).
   void step(const std::string& line, bool important);
-  void add_planned(std::size_t n) { planned_ += n; }
   void finish();
 
   // "[n/N] 42% 12.3 cases/s ETA 1m05s" (N grows to n when more cases ran than were planned).

@@ -1,7 +1,8 @@
 #pragma once
 // One case from plan to verdict: prediction, inputs, the production launch, the oracle (split
 // reference, unwritten outputs, guard zones, CPU reference on samples) and optional timing.
-// Runs in the current process on the current context; the worker (worker.hpp) isolates it.
+// Runs in the current process on the current context; the worker (worker_server.hpp, its client
+// worker_client.hpp) isolates it.
 #include <cstdint>
 #include <string>
 

@@ -46,6 +46,12 @@ struct AxisChange {
 std::vector<AxisChange> axis_changes(const Kernel& k, const Params& base, const AxisSpec& axis,
                                      const std::function<std::vector<bool>(const Params&)>& states);
 
+// visit(axis, at_max) for each integer axis of `k` not in `skip_axes` whose maximum has a valid
+// value (at_max: `base` with the axis there, valid_params_at): the axes model_boundaries and
+// size_crossings search.
+void for_each_searched_axis(const Kernel& k, const Params& base, const std::set<std::string>& skip_axes,
+                            const std::function<void(const AxisSpec& axis, const Params& at_max)>& visit);
+
 struct ModelBoundary {
   std::string axis;
   std::string signal;        // "launch", the index's name, or the size that crosses (size_crossings)

@@ -1,6 +1,6 @@
 #pragma once
 // The codebooks of the GGUF i-quants, host side (the CUDA kernels have their own copy in
-// kernels/gguf/cuda/codebook_tables.cuh). Their numbers are generated at configure time from the
+// kernels/gguf/cuda/codebook_dot.cuh). Their numbers are generated at configure time from the
 // pinned upstream header (kernels/gguf/cmake/IqGrids.cmake; docs/DECISIONS.md, "i-quant
 // codebooks"); only built when GRIDFUZZ_GGUF_IQ.
 //
