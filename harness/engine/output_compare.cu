@@ -34,22 +34,38 @@ __device__ double to_double(int type, std::uint32_t bits) {
   }
 }
 
+// Each thread keeps its own count, first index and largest error, and each warp adds them to the
+// totals once: a failing call differs almost everywhere, and an atomic per differing element
+// (billions on three addresses) ran the comparison at a few GB/s.
 __global__ void compare_kernel(const void* got, const void* want, std::uint64_t n, int type, int bytes, bool exact,
                                double rel_tol, double abs_tol, DeviceStats* stats) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  unsigned long long mismatches = 0, first = ~0ull;
+  double max_err = 0;
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const std::uint32_t a = load_bits(got, i, bytes), b = load_bits(want, i, bytes);
     if (a == b) continue;
     const double x = to_double(type, a), y = to_double(type, b);
     const double err = fabs(x - y);
     const bool finite = isfinite(x) && isfinite(y);
-    bool bad = exact || !finite || err > abs_tol + rel_tol * fabs(y);
-    if (finite) atomicMax(&stats->max_abs_err_bits, static_cast<unsigned long long>(__double_as_longlong(err)));
+    const bool bad = exact || !finite || err > abs_tol + rel_tol * fabs(y);
+    if (finite) max_err = fmax(max_err, err);
     if (bad) {
-      atomicAdd(&stats->mismatches, 1ull);
-      atomicMin(&stats->first_mismatch, static_cast<unsigned long long>(i));
+      ++mismatches;
+      if (first == ~0ull) first = i;  // a thread's indices only grow
     }
   }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    mismatches += __shfl_down_sync(0xffffffffu, mismatches, offset);
+    first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
+    max_err = fmax(max_err, __shfl_down_sync(0xffffffffu, max_err, offset));
+  }
+  if ((threadIdx.x & 31) != 0) return;
+  if (mismatches) {
+    atomicAdd(&stats->mismatches, mismatches);
+    atomicMin(&stats->first_mismatch, first);
+  }
+  if (max_err > 0) atomicMax(&stats->max_abs_err_bits, static_cast<unsigned long long>(__double_as_longlong(max_err)));
 }
 
 __global__ void poison_kernel(const void* data, std::uint64_t n, int bytes, std::uint32_t pattern,
