@@ -5,7 +5,6 @@
 // docs/REPORTS.md states the rules. --json prints the result as JSON instead of text; --junit
 // FILE also writes the gate's findings as JUnit XML.
 #include <cmath>
-#include <fstream>
 #include <iostream>
 
 #include "gridfuzz/app/commands.hpp"
@@ -15,6 +14,7 @@
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/json_writer.hpp"
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -164,10 +164,11 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
   return j.str();
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) throw UsageError("--junit: cannot write '" + path + "'");
+// --junit FILE: a JUnit file gridfuzz wrote may be replaced, never the CSVs compared or a file of
+// another kind.
+OutputFile junit_output(const DiffArgs& a) {
+  return OutputFile{a.junit, "--junit", "a JUnit XML file", reports::is_gridfuzz_junit,
+                    {{"the baseline", a.baseline}, {"the current CSV", a.current}}};
 }
 
 }  // namespace
@@ -195,13 +196,14 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
     options.timing.min_delta_ms = a->min_delta_ms;
+    if (!a->junit.empty()) check_output_file(junit_output(*a));
     reports::RowSet baseline, current;
     try {
       baseline = reports::load_row_set({a->baseline});
       current = reports::load_row_set({a->current});
     } catch (const reports::CsvError& e) {
       std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(e.what()) << "\n";
-      return kUsage;
+      return e.is_io() ? kEnvironment : kUsage;
     }
     for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
     for (const auto& note : current.notes) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
@@ -209,7 +211,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     const auto why = diff.incomparable();
     const bool same = !why && diff.same_cases_and_verdicts();
     const int code = why ? kUsage : diff.gate_failed() || (a->same_verdicts && !same) ? kFound : kOk;
-    if (!a->junit.empty()) write_text_file(a->junit, reports::render_gate_junit(diff));
+    if (!a->junit.empty()) write_output_file(junit_output(*a), reports::render_gate_junit(diff));
     if (a->json) {
       std::cout << diff_json(*a, diff, code);
     } else {

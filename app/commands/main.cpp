@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the runtime linked in
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -19,6 +20,7 @@
 #include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/reports/csv_error.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/core/text_file.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
@@ -97,6 +99,9 @@ int run_main(int argc, char** argv);
 
 int main(int argc, char** argv) {
   open_closed_standard_fds();
+  // A file-size limit (ulimit -f) reached is a write error like a full disk (EFBIG, exit 3 with a
+  // message), not a signal that kills gridfuzz mid-file.
+  signal(SIGXFSZ, SIG_IGN);
   int code = gridfuzz::app::kEnvironment;
   try {
     code = run_main(argc, argv);
@@ -203,6 +208,10 @@ int run_main(int argc, char** argv) {
     return fail(e, kUsage);  // not a gridfuzz CSV, a path a CSV may not be written to, another schema
   } catch (const gridfuzz::InputFileError& e) {
     return fail(e, kUsage);
+  } catch (const gridfuzz::OutputPathError& e) {
+    return fail(e, kUsage);  // an output path that may not be written: a link, an input, another kind
+  } catch (const gridfuzz::FileWriteError& e) {
+    return fail(e, kEnvironment);  // an output that cannot be created or written
   } catch (const std::invalid_argument& e) {
     return fail(e, kUsage);  // values a kernel, the ledger or a replay string refuses
   } catch (const std::exception& e) {

@@ -147,7 +147,7 @@ Target classify(const OutputFile& out) {
       const fs::path dir = folder_of(out.path);
       if (::stat(dir.c_str(), &folder) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)
-          throw OutputPathError(name + ": the folder " + quoted(dir) + " does not exist");
+          throw OutputPathError(name + ": cannot write there: the folder " + quoted(dir) + " does not exist");
         throw FileWriteError(name + ": cannot reach the folder " + quoted(dir) + ": " + error_text(errno));
       }
       if (!S_ISDIR(folder.st_mode)) throw OutputPathError(name + ": " + quoted(dir) + " is not a folder");

@@ -1,0 +1,170 @@
+// Issue 34: the files gridfuzz writes, attacked through the real binary. An output option never
+// names an input of its command or a file of another kind, never writes through a link someone
+// planted, and a failed write is exit 3 with a message (docs/RELIABILITY.md, "Files gridfuzz
+// writes"). No GPU needed: every command judges against --device-preset or --static.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../../support/run_gridfuzz.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Result = gridfuzz::testing::CommandResult;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("gridfuzz-output-files-" + std::to_string(getpid()) + "-" +
+                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
+
+// gridfuzz under a shell prefix (a ulimit), its output through a pipe.
+Result run_after(const std::string& prefix, const std::string& args) {
+  const std::string cmd = prefix + "; exec " + std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::size_t lines_of(const std::string& text) {
+  std::size_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+// Exit `code`, one line naming `needle`.
+void expect_one_line(const Result& r, int code, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, code) << r.output;
+  EXPECT_EQ(lines_of(r.output), 1u) << r.output;
+  EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
+}
+
+// Exit `code` with a message naming `needle` (after the command's output: the write is its end).
+void expect_error(const Result& r, int code, const std::string& needle) {
+  EXPECT_EQ(r.exit_code, code) << r.output;
+  EXPECT_NE(r.output.find("gridfuzz: error: " + needle), std::string::npos) << r.output;
+}
+
+// A baseline and a current CSV of static rows (they compare: exit 0).
+void two_csvs(const TempDir& tmp) {
+  const Result r = run("run gguf.moe_vec --variant legacy --set tokens=8191,8192 --device-preset sm_90 --static --csv " +
+                       tmp / "B.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  fs::copy_file(tmp / "B.csv", tmp / "C.csv");
+}
+
+std::size_t entries_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+// `diff B C --junit B` replaced the baseline with XML (exit 0); `limits --markdown x.csv` too.
+TEST(OutputFilesCli, AnOutputNeverReplacesAnInputOrAFileOfAnotherKind) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string baseline = slurp(tmp / "B.csv");
+  const std::string base = tmp / "B.csv", current = tmp / "C.csv";
+  expect_one_line(run("diff " + base + " " + current + " --junit " + base), 2, "the baseline");
+  expect_one_line(run("diff " + base + " " + current + " --junit " + current), 2, "the current CSV");
+  // The same file by another name.
+  fs::create_hard_link(tmp / "B.csv", tmp / "hard.csv");
+  expect_one_line(run("diff " + base + " " + current + " --junit " + tmp / "hard.csv"), 2, "the baseline");
+  fs::create_directory_symlink(tmp.path, tmp / "alias");
+  expect_one_line(run("diff " + base + " " + current + " --junit " + tmp / "alias/B.csv"), 2, "the baseline");
+  EXPECT_EQ(slurp(tmp / "B.csv"), baseline);
+  // Files gridfuzz did not write there.
+  write(tmp / "x.csv", "my data\n");
+  expect_one_line(run("limits --device-preset sm_90 --markdown " + tmp / "x.csv"), 2, "x.csv");
+  expect_one_line(run("diff " + base + " " + current + " --junit " + tmp / "x.csv"), 2, "x.csv");
+  expect_one_line(run("devices --ctest-resource-spec " + tmp / "x.csv"), 2, "x.csv");
+  EXPECT_EQ(slurp(tmp / "x.csv"), "my data\n");
+  // Its own outputs are replaced; so is an empty file (mktemp's).
+  for (const char* name : {"gate.xml", "limits.md", "spec.json"}) write(tmp / name, "");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(run("diff " + base + " " + current + " --junit " + tmp / "gate.xml").exit_code, 0);
+    EXPECT_EQ(run("limits --device-preset sm_90 --markdown " + tmp / "limits.md").exit_code, 0);
+    EXPECT_EQ(run("devices --ctest-resource-spec " + tmp / "spec.json").exit_code, 0);
+  }
+  EXPECT_EQ(slurp(tmp / "gate.xml").find("<?xml"), 0u);
+  EXPECT_EQ(slurp(tmp / "limits.md").find("| boundary |"), 0u);
+  EXPECT_EQ(slurp(tmp / "spec.json").find("{"), 0u);
+  // A JUnit of the report may be replaced by the gate's (both are gridfuzz's JUnit).
+  EXPECT_EQ(run("report " + base + " --no-plots --out " + tmp / "rep").exit_code, 0);
+  fs::copy_file(tmp.path / "rep" / "junit.xml", tmp.path / "report-junit.xml");
+  EXPECT_EQ(run("diff " + base + " " + current + " --junit " + tmp / "report-junit.xml").exit_code, 0);
+}
+
+// A link planted where an output goes was followed: its target overwritten, or created.
+TEST(OutputFilesCli, NoOutputIsWrittenThroughALink) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string base = tmp / "B.csv", current = tmp / "C.csv";
+  // The target holds what gridfuzz would replace: only the link stands in the way.
+  ASSERT_EQ(run("limits --device-preset sm_90 --markdown " + tmp / "victim.md").exit_code, 0);
+  const std::string victim = slurp(tmp / "victim.md");
+  fs::create_symlink(tmp / "victim.md", tmp / "link.md");
+  expect_one_line(run("limits --device-preset sm_90 --markdown " + tmp / "link.md"), 2, "symbolic link");
+  fs::create_symlink(tmp / "created.xml", tmp / "dangling.xml");
+  expect_one_line(run("diff " + base + " " + current + " --junit " + tmp / "dangling.xml"), 2, "symbolic link");
+  fs::create_symlink(tmp / "created.json", tmp / "dangling.json");
+  expect_one_line(run("devices --ctest-resource-spec " + tmp / "dangling.json"), 2, "symbolic link");
+  EXPECT_EQ(slurp(tmp / "victim.md"), victim);
+  EXPECT_FALSE(fs::exists(tmp / "created.xml"));
+  EXPECT_FALSE(fs::exists(tmp / "created.json"));
+  // A link to a device or a pipe is written through: /dev/stdout, /dev/null.
+  fs::create_symlink("/dev/null", tmp / "null.xml");
+  EXPECT_EQ(run("diff " + base + " " + current + " --junit " + tmp / "null.xml").exit_code, 0);
+  const Result to_stdout = run("limits --device-preset sm_90 --markdown /dev/stdout");
+  EXPECT_EQ(to_stdout.exit_code, 0) << to_stdout.output;
+}
+
+// Write errors on output files were ignored: `limits --markdown /dev/full` was exit 0, a full disk
+// on --junit exit 2.
+TEST(OutputFilesCli, AFailedWriteOfAnOutputIsExit3) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string base = tmp / "B.csv", current = tmp / "C.csv";
+  expect_error(run("limits --device-preset sm_90 --markdown /dev/full"), 3, "--markdown '/dev/full': write error: No space");
+  expect_error(run("diff " + base + " " + current + " --junit /dev/full"), 3, "--junit '/dev/full': write error: No space");
+  expect_error(run("devices --ctest-resource-spec /dev/full"), 3, "--ctest-resource-spec '/dev/full': write error");
+  // A full disk, as a file-size limit: every write to a regular file fails.
+  const std::size_t before = entries_in(tmp.path);
+  const Result full = run_after("ulimit -f 0", "diff " + base + " " + current + " --junit " + tmp / "gate.xml");
+  expect_error(full, 3, "--junit '" + tmp / "gate.xml" + "': write error: File too large");
+  EXPECT_EQ(entries_in(tmp.path), before) << "a half-written output or a temporary file was left";
+  const Result md = run_after("ulimit -f 0", "limits --device-preset sm_90 --markdown " + tmp / "limits.md");
+  EXPECT_EQ(md.exit_code, 3) << md.output;
+  EXPECT_EQ(entries_in(tmp.path), before);
+}
+
+}  // namespace
