@@ -17,12 +17,41 @@
 
 #include "detail/csv_text.hpp"
 #include "detail/records_to_rows.hpp"
+#include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {
 namespace {
 
 std::string system_error_text(int error) { return std::strerror(error); }
+
+// Opens the CSV at `path` for reading and appending, never through a link: an existing file
+// without following one (O_NOFOLLOW), else a new one (create_new_file: O_EXCL, so a link or a file
+// that appears meanwhile is not followed or truncated). A path that cannot be used as given (a
+// link, a folder, no such folder) is CsvError (exit 2); one the system will not let gridfuzz
+// write (permission, a read-only disk) is CsvIoError (exit 3).
+int open_csv(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a reader (the caller refuses it).
+  constexpr int kFlags = O_RDWR | O_APPEND | O_NONBLOCK;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int fd = ::open(path.c_str(), kFlags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT) {
+      fd = create_new_file(path, kFlags);
+      if (fd < 0 && errno == EEXIST) continue;  // created (or linked) meanwhile: look again
+    }
+    if (fd >= 0) return fd;
+    const int error = errno;
+    struct stat st {};
+    if (error == ELOOP && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+      throw CsvError(path + ": a symbolic link: a CSV is never written through a link (name the file itself)");
+    const std::string why = path + ": cannot open for writing: " + system_error_text(error);
+    if (error == ENOENT || error == ENOTDIR || error == EISDIR || error == ELOOP || error == ENXIO ||
+        error == ENAMETOOLONG)
+      throw CsvError(why);
+    throw CsvIoError(why);
+  }
+  throw CsvError(path + ": keeps appearing and disappearing while it is opened");
+}
 
 // The whole file, read through the descriptor we append to, so the text we check is the text
 // we extend (not a file swapped in between a separate read and the open).
@@ -99,7 +128,7 @@ std::filesystem::path copy_aside(const std::string& path, const struct stat& st,
     std::string name = stem;
     if (n > 1) name += '-' + std::to_string(n);
     name += ".bak";
-    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    const int fd = create_new_file(name);
     if (fd < 0 && errno == EEXIST) continue;
     if (fd < 0) throw CsvIoError("cannot set " + path + " aside: cannot create " + name + ": " + system_error_text(errno));
     try {
@@ -184,11 +213,7 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
     : path_(std::move(path)), options_(options) {
   const std::string name = path_.string();
   // O_APPEND: every write lands at the current end, whatever else happened to the file.
-  // O_NONBLOCK: opening a FIFO must not wait for a reader (it is refused just below).
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
-  if (fd_ < 0)
-    throw (errno == EIO ? CsvIoError(name + ": cannot open for writing: " + system_error_text(errno))
-                        : CsvError(name + ": cannot open for writing: " + system_error_text(errno)));
+  fd_ = open_csv(name);
   try {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw CsvIoError(name + ": cannot stat: " + system_error_text(errno));

@@ -168,3 +168,29 @@ TEST(OutputFilesCli, AFailedWriteOfAnOutputIsExit3) {
 }
 
 }  // namespace
+
+namespace {
+
+// `sweep --csv LINK` followed the link: a gridfuzz CSV elsewhere was set aside and emptied, a
+// dangling link's target created.
+TEST(OutputFilesCli, ACsvIsNeverWrittenThroughALink) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string victim = slurp(tmp / "B.csv");
+  fs::create_symlink(tmp / "B.csv", tmp / "link.csv");
+  const std::string sweep = "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 1 --csv ";
+  expect_one_line(run(sweep + tmp / "link.csv"), 2, "symbolic link");
+  expect_one_line(run(sweep + tmp / "link.csv --resume"), 2, "symbolic link");
+  expect_one_line(run("run gguf.quantize_q8_1 --static --device-preset sm_90 --csv " + tmp / "link.csv"), 2,
+                  "symbolic link");
+  EXPECT_EQ(slurp(tmp / "B.csv"), victim);
+  fs::create_symlink(tmp / "created.csv", tmp / "dangling.csv");
+  expect_one_line(run(sweep + tmp / "dangling.csv"), 2, "symbolic link");
+  EXPECT_FALSE(fs::exists(tmp / "created.csv"));
+  EXPECT_EQ(entries_in(tmp.path), 4u) << "a set-aside copy was made";
+  // --save-corpus naming a file: refused before the sweep runs.
+  expect_one_line(run(sweep + tmp / "new.csv --save-corpus " + tmp / "C.csv"), 2, "not a folder");
+  EXPECT_FALSE(fs::exists(tmp / "new.csv"));
+}
+
+}  // namespace
