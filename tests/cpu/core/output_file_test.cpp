@@ -1,6 +1,6 @@
 // harness/core/output_file: every file gridfuzz writes is created without following a link,
 // replaces only a file of the kind gridfuzz writes there, never an input, and is never left
-// half-written at its path (docs/RELIABILITY.md).
+// half-written at its path (docs/RELIABILITY.md, "Files gridfuzz writes").
 #include "gridfuzz/core/output_file.hpp"
 
 #include <gtest/gtest.h>

@@ -194,3 +194,87 @@ TEST(OutputFilesCli, ACsvIsNeverWrittenThroughALink) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string report_of(const TempDir& tmp, const std::string& out, const std::string& extra = "") {
+  return "report " + tmp / "B.csv" + " --out " + out + extra;
+}
+
+// Issue 34, item 1: links planted in `report --out DIR` (junit.xml, report.md, plots/...) had their
+// targets overwritten. DIR is now written whole beside itself and renamed into place, and a DIR
+// that holds anything report did not write is exit 2 and left as it is.
+TEST(OutputFilesCli, ReportNeverWritesThroughWhatIsPlantedInItsFolder) {
+  TempDir tmp;
+  two_csvs(tmp);
+  write(tmp / "victim", "victim\n");
+  fs::create_directory(tmp / "planted");
+  fs::create_symlink(tmp / "victim", tmp / "planted/junit.xml");
+  fs::create_symlink(tmp / "victim", tmp / "planted/report.md");
+  expect_one_line(run(report_of(tmp, tmp / "planted", " --no-plots")), 2, "gridfuzz did not write");
+  // plots/ as a link to another folder, a dangling link named like a picture.
+  fs::create_directory(tmp / "elsewhere");
+  fs::create_directory(tmp / "plots-link");
+  fs::create_directory_symlink(tmp / "elsewhere", tmp / "plots-link/plots");
+  expect_one_line(run(report_of(tmp, tmp / "plots-link")), 2, "gridfuzz did not write");
+  EXPECT_EQ(entries_in(tmp.path / "elsewhere"), 0u);
+  // An earlier report folder with a link planted in it since.
+  ASSERT_EQ(run(report_of(tmp, tmp / "earlier")).exit_code, 0);
+  fs::remove(tmp.path / "earlier" / "junit.xml");
+  fs::create_symlink(tmp / "victim", tmp / "earlier/junit.xml");
+  expect_one_line(run(report_of(tmp, tmp / "earlier")), 2, "junit.xml");
+  EXPECT_EQ(slurp(tmp / "victim"), "victim\n");
+  // The folder itself a link; a folder of other files; a folder holding the input.
+  fs::create_directory_symlink(tmp / "elsewhere", tmp / "link");
+  expect_one_line(run(report_of(tmp, tmp / "link")), 2, "symbolic link");
+  write(tmp / "elsewhere/notes.txt", "mine\n");
+  expect_one_line(run(report_of(tmp, tmp / "elsewhere")), 2, "notes.txt");
+  EXPECT_EQ(slurp(tmp / "elsewhere/notes.txt"), "mine\n");
+  expect_one_line(run("report " + tmp / "elsewhere/notes.txt" + " --out " + tmp / "elsewhere"), 2, "");
+  expect_one_line(run(report_of(tmp, tmp.path.string())), 2, "the CSV");
+  // Nothing was left beside the folders (no staging folder).
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    EXPECT_EQ(e.path().filename().string().find(".gridfuzz-"), std::string::npos) << e.path();
+}
+
+TEST(OutputFilesCli, ReportWritesAWholeFolderAndReplacesOnlyItsOwn) {
+  TempDir tmp;
+  two_csvs(tmp);
+  ASSERT_EQ(run(report_of(tmp, tmp / "rep/")).exit_code, 0);
+  EXPECT_TRUE(fs::exists(tmp.path / "rep" / ".gridfuzz-report"));
+  EXPECT_EQ(slurp(tmp / "rep/report.md").find("# gridfuzz report"), 0u);
+  // A plot file of an earlier run that this one does not draw: gone with the old folder.
+  const fs::path stale = tmp.path / "rep" / "plots" / "gone.gp";
+  write(stale, "stale\n");
+  const Result again = run(report_of(tmp, tmp / "rep"));
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(tmp.path / "rep" / "junit.xml"));
+  // An empty folder is taken (mkdir -p out first); missing parents are made.
+  fs::create_directory(tmp / "empty");
+  EXPECT_EQ(run(report_of(tmp, tmp / "empty", " --no-plots")).exit_code, 0);
+  EXPECT_TRUE(fs::exists(tmp.path / "empty" / "report.md"));
+  EXPECT_EQ(run(report_of(tmp, tmp / "a/b/c", " --no-plots")).exit_code, 0);
+  EXPECT_TRUE(fs::exists(tmp.path / "a" / "b" / "c" / "junit.xml"));
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    EXPECT_EQ(e.path().filename().string().find(".gridfuzz-"), std::string::npos) << e.path();
+}
+
+// The .gp script was written to a path in DIR and then given to gnuplot by that path: whoever
+// could write into DIR could swap it in between. gnuplot now reads each script from a pipe.
+TEST(OutputFilesCli, GnuplotIsNeverGivenAScriptPath) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string log = tmp / "gnuplot-calls";
+  write(tmp / "fake-gnuplot", "#!/bin/sh\necho \"args=$# stdin=$(test -p /dev/stdin && echo pipe)\" >> '" + log +
+                                  "'\ncat >> '" + log + "'\n");
+  fs::permissions(tmp.path / "fake-gnuplot", fs::perms::owner_all);
+  const Result r = run(report_of(tmp, tmp / "rep", " --gnuplot " + tmp / "fake-gnuplot"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string calls = slurp(log);
+  EXPECT_NE(calls.find("args=0 stdin=pipe"), std::string::npos) << calls;
+  EXPECT_EQ(calls.find("args=1"), std::string::npos) << calls;
+  EXPECT_NE(calls.find("gf_here = '"), std::string::npos) << "the script did not come on stdin\n" << calls;
+}
+
+}  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// Every file gridfuzz writes is created here (docs/RELIABILITY.md), so
+// Every file gridfuzz writes is created here (docs/RELIABILITY.md, "Files gridfuzz writes"), so
 // that no output follows a link someone planted, replaces a file that is not gridfuzz's, or
 // stands half-written at its path:
 // - create_new_file: the one place a file is created, O_CREAT|O_EXCL|O_NOFOLLOW (never over a
