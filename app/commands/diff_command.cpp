@@ -217,7 +217,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     } else {
       std::cout << "gridfuzz diff " << reports::terminal_text(a->baseline) << " " << reports::terminal_text(a->current)
                 << "\n"
-                << reports::terminal_text(reports::render_diff(diff, a->max_listed));
+                << reports::terminal_lines(reports::render_diff(diff, a->max_listed));
       if (a->same_verdicts && !why)
         std::cout << "\nsame verdicts: "
                   << (same ? "yes, " + std::to_string(diff.matched_cases) + " case(s)"

@@ -127,12 +127,25 @@ std::string terminal_text(std::string_view text) {
   for_each_piece(
       text,
       [&](std::uint32_t cp, std::string_view bytes) {
-        if (cp != '\n' && is_control(cp))
+        if (is_control(cp))
           for (const char b : bytes) out += hex_byte(static_cast<unsigned char>(b));
         else
           out += bytes;
       },
       [&](unsigned char b) { out += hex_byte(b); });
+  return out;
+}
+
+std::string terminal_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = text.find('\n', start);
+    out += terminal_text(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
   return out;
 }
 

@@ -51,8 +51,16 @@ TEST(TextEscape, TerminalTextShowsControlsAsHexAndKeepsText) {
   EXPECT_EQ(terminal_text("\x1b[2Jgone"), "\\x1B[2Jgone");
   EXPECT_EQ(terminal_text(std::string("before\0after", 12)), "before\\x00after");
   EXPECT_EQ(terminal_text("bad\xFF"), "bad\\xFF");
-  EXPECT_EQ(terminal_text("two\nlines \xC3\xA9"), "two\nlines \xC3\xA9");
+  // Issue 34: a field or an error with a line break forged a line of its own on stderr.
+  EXPECT_EQ(terminal_text("two\nlines \xC3\xA9"), "two\\x0Alines \xC3\xA9");
+  EXPECT_EQ(terminal_text("x\ngridfuzz: sweep passed\r"), "x\\x0Agridfuzz: sweep passed\\x0D");
   EXPECT_EQ(terminal_text("\xC2\x9B" "31m"), "\\xC2\\x9B31m");  // CSI as a C1 control
+}
+
+TEST(TextEscape, TerminalLinesKeepTheLinesGridfuzzComposed) {
+  EXPECT_EQ(terminal_lines("gate: failed\n  new failure \x1b[2J\n"), "gate: failed\n  new failure \\x1B[2J\n");
+  EXPECT_EQ(terminal_lines("a\r\nb"), "a\\x0D\nb");
+  EXPECT_EQ(terminal_lines(""), "");
 }
 
 }  // namespace

@@ -25,8 +25,14 @@ std::string gnuplot_string(std::string_view text);
 // cannot hold them at all) as U+FFFD.
 std::string xml_escape(std::string_view text);
 
-// Text for a terminal or a log: valid UTF-8 kept, every control character but LF (ESC, NUL, CR,
-// DEL, C1, ...) and every invalid byte shown as \xNN. No escape sequence, no hidden text.
+// Text for one line of a terminal or a log (a message, a note, a field): valid UTF-8 kept, every
+// control character (ESC, NUL, CR, LF, DEL, C1, ...) and every invalid byte shown as \xNN. No
+// escape sequence, no hidden text, and no line break: a field or an error cannot start a line
+// that looks like another message.
 std::string terminal_text(std::string_view text);
+
+// Lines that gridfuzz composed (a report, the diff's lists) for a terminal: each line through
+// terminal_text, the line breaks between them kept.
+std::string terminal_lines(std::string_view text);
 
 }  // namespace gridfuzz::reports
