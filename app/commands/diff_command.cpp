@@ -4,6 +4,7 @@
 // major version, a missing column; rows of different devices; no case in common).
 // docs/REPORTS.md states the rules. --json prints the result as JSON instead of text; --junit
 // FILE also writes the gate's findings as JUnit XML.
+#include <charconv>
 #include <cmath>
 #include <iostream>
 
@@ -29,19 +30,16 @@ struct DiffArgs {
   std::string junit;
 };
 
-// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%.
+// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%. The number
+// is decimal (from_chars: no hex "0x1", no leading space or '+', as every numeric option).
 double parse_threshold(const std::string& text) {
   std::string number = text;
   const bool percent = !number.empty() && number.back() == '%';
   if (percent) number.pop_back();
-  std::size_t used = 0;
   double value = 0;
-  try {
-    value = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (number.empty() || used != number.size() || !(value >= 0) || !std::isfinite(value))
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+  if (number.empty() || ec != std::errc() || ptr != end || !(value >= 0) || !std::isfinite(value))
     throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
   if (percent) value /= 100;
   if (!percent && value > 1)
