@@ -71,4 +71,16 @@ TEST(OptionsAndTextCli, DiffThresholdIsADecimalNumberOrPercent) {
     EXPECT_EQ(run("diff " + b + " " + b + " --threshold " + good).exit_code, 0) << good;
 }
 
+// `bisect --static --csv /tmp` ran and ignored --csv (a static bisect writes no row).
+TEST(OptionsAndTextCli, StaticBisectRefusesCsvInsteadOfIgnoringIt) {
+  TempDir tmp;
+  const std::string bisect = "bisect affine.qmm --variant legacy --axis tokens --set vocab=128256 --range 1:40000 ";
+  expect_one_line(run(bisect + "--static --csv /tmp"), 2, "--csv");
+  expect_one_line(run(bisect + "--device-preset sm_90 --csv " + tmp / "b.csv"), 2, "writes no row");
+  EXPECT_FALSE(fs::exists(tmp / "b.csv"));
+  const Result r = run(bisect + "--static");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("first_fail="), std::string::npos) << r.output;
+}
+
 }  // namespace
