@@ -6,11 +6,15 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
@@ -93,6 +97,23 @@ int check_stdout(int code) {
   return gridfuzz::app::kEnvironment;
 }
 
+// The first word of the line that is neither an option nor a global option's value, when it names
+// no command. CLI11 answers --help before it looks at such a word, so `gridfuzz nonsense --help`
+// printed the general help and exited 0.
+std::optional<std::string> unknown_command(int argc, char** argv, const std::vector<std::string>& commands) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return std::nullopt;  // CLI11's own error follows
+    if (arg.starts_with("-")) {
+      if (arg == "--device" || arg == "--device-preset" || arg == "--plugin") ++i;  // the global option's value
+      continue;
+    }
+    if (std::find(commands.begin(), commands.end(), arg) != commands.end()) return std::nullopt;
+    return arg;
+  }
+  return std::nullopt;
+}
+
 int run_main(int argc, char** argv);
 
 }  // namespace
@@ -159,6 +180,15 @@ int run_main(int argc, char** argv) {
   add(add_report_command);
   add(add_diff_command);
 
+  std::vector<std::string> commands;
+  for (const auto& entry : runners) commands.push_back(entry.first->get_name());
+  if (const auto word = unknown_command(argc, argv, commands)) {
+    std::string list;
+    for (const auto* sub : app.get_subcommands({})) list += (list.empty() ? "" : ", ") + sub->get_name();
+    std::cerr << "gridfuzz: unknown command '" << gridfuzz::reports::terminal_text(*word) << "' (commands: " << list
+              << "; run 'gridfuzz --help' for usage)\n";
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -83,4 +83,15 @@ TEST(OptionsAndTextCli, StaticBisectRefusesCsvInsteadOfIgnoringIt) {
   EXPECT_NE(r.output.find("first_fail="), std::string::npos) << r.output;
 }
 
+// `gridfuzz nonsense --help` printed the general help and exited 0: a typo in a CI script passed.
+TEST(OptionsAndTextCli, AnUnknownCommandIsExit2EvenWithHelp) {
+  for (const char* line : {"nonsense --help", "nonsense", "--device-preset sm_90 nonsense --help", "swep --help",
+                           "'\x1b[2J' --help"})
+    expect_one_line(run(line), 2, "unknown command");
+  EXPECT_EQ(run("--help").exit_code, 0);
+  EXPECT_EQ(run("sweep --help").exit_code, 0);
+  EXPECT_EQ(run("--device-preset sm_90 limits --help").exit_code, 0);
+  EXPECT_EQ(run("--plugin /nonexistent.so --help").exit_code, 0);  // --help before anything is loaded
+}
+
 }  // namespace
