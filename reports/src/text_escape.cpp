@@ -1,5 +1,7 @@
 #include "gridfuzz/reports/text_escape.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -134,6 +136,59 @@ std::string terminal_text(std::string_view text) {
       },
       [&](unsigned char b) { out += hex_byte(b); });
   return out;
+}
+
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto word_char = [&](std::size_t i) {
+    if (i >= text.size()) return false;
+    const auto c = static_cast<unsigned char>(text[i]);
+    return std::isalnum(c) != 0 || c >= 0x80;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '&': out += "&amp;"; continue;
+      case '<': out += "&lt;"; continue;
+      case '>': out += "&gt;"; continue;
+      case '\n':
+      case '\r': out += ' '; continue;
+      case '\\': case '`': case '*': case '[': case ']': case '|': case '#': case '~': case '$':
+        out += '\\';
+        out += c;
+        continue;
+      case '_':
+        // Inside a word (moe_vec) an underscore starts no emphasis.
+        if (!(i > 0 && word_char(i - 1) && word_char(i + 1))) out += '\\';
+        out += c;
+        continue;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  if (text.empty()) return {};
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  // A space inside the fence when the text starts or ends with a backtick (stripped when shown).
+  const bool pad = text.front() == '`' || text.back() == '`';
+  std::string out = fence + (pad ? " " : "");
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out + (pad ? " " : "") + fence;
 }
 
 std::string terminal_lines(std::string_view text) {

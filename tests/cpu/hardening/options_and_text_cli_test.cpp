@@ -94,4 +94,24 @@ TEST(OptionsAndTextCli, AnUnknownCommandIsExit2EvenWithHelp) {
   EXPECT_EQ(run("--plugin /nonexistent.so --help").exit_code, 0);  // --help before anything is loaded
 }
 
+// report.md passed raw HTML and Markdown from the CSV's fields.
+TEST(OptionsAndTextCli, ReportMarkdownShowsFieldsAndMakesNoMarkupOfThem) {
+  TempDir tmp;
+  std::string csv = slurp(csv_of(tmp));
+  const std::string device = "preset:sm_90";
+  const std::string evil = "<img src=x onerror=alert(1)> [click](javascript:alert(2)) **loud**";
+  for (std::size_t at = csv.find(device); at != std::string::npos; at = csv.find(device, at + evil.size()))
+    csv.replace(at, device.size(), evil);
+  write(tmp / "evil.csv", csv);
+  const Result r = run("report " + tmp / "evil.csv" + " --out " + tmp / "rep" + " --no-plots");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string md = slurp(tmp / "rep/report.md");
+  EXPECT_EQ(md.find("<img"), std::string::npos) << md;
+  EXPECT_EQ(md.find(" [click]"), std::string::npos) << md;  // only \\[click\\]: no link
+  EXPECT_EQ(md.find("**loud**"), std::string::npos) << md;
+  EXPECT_NE(md.find("&lt;img src=x onerror=alert(1)&gt; \\[click\\](javascript:alert(2)) \\*\\*loud\\*\\*"),
+            std::string::npos)
+      << md;
+}
+
 }  // namespace

@@ -57,6 +57,23 @@ TEST(TextEscape, TerminalTextShowsControlsAsHexAndKeepsText) {
   EXPECT_EQ(terminal_text("\xC2\x9B" "31m"), "\\xC2\\x9B31m");  // CSI as a C1 control
 }
 
+// Issue 34: report.md passed a field's HTML and Markdown through (a tag, a link, emphasis).
+TEST(TextEscape, MarkdownTextMakesNoMarkup) {
+  EXPECT_EQ(markdown_text("<img src=x onerror=alert(1)>"), "&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(markdown_text("[click](javascript:x) **b** `c` a|b ~s~ $m$ #h \\"),
+            "\\[click\\](javascript:x) \\*\\*b\\*\\* \\`c\\` a\\|b \\~s\\~ \\$m\\$ \\#h \\\\");
+  EXPECT_EQ(markdown_text("&amp; _x_ moe_vec top_k"), "&amp;amp; \\_x\\_ moe_vec top_k");
+  EXPECT_EQ(markdown_text("two\nlines"), "two lines");
+}
+
+TEST(TextEscape, MarkdownCodeCannotBeEndedByItsText) {
+  EXPECT_EQ(markdown_code("k/v/1/n=1"), "`k/v/1/n=1`");
+  EXPECT_EQ(markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code("`x``"), "``` `x`` ```");
+  EXPECT_EQ(markdown_code("<b>|"), "`<b>\\|`");
+  EXPECT_EQ(markdown_code(""), "");
+}
+
 TEST(TextEscape, TerminalLinesKeepTheLinesGridfuzzComposed) {
   EXPECT_EQ(terminal_lines("gate: failed\n  new failure \x1b[2J\n"), "gate: failed\n  new failure \\x1B[2J\n");
   EXPECT_EQ(terminal_lines("a\r\nb"), "a\\x0D\nb");

@@ -31,6 +31,18 @@ std::string xml_escape(std::string_view text);
 // that looks like another message.
 std::string terminal_text(std::string_view text);
 
+// Text for Markdown (report.md), in a table cell, a list item or a heading: shows as the same
+// characters and makes no markup. HTML's & < > become entities (no tag, no entity of the
+// field's own), Markdown's punctuation that could start markup (\ ` * _ [ ] | # ~ $) is
+// backslash-escaped (_ only where it could start or end emphasis, so moe_vec stays as it is),
+// line breaks become spaces.
+std::string markdown_text(std::string_view text);
+
+// A Markdown code span (`text`) in a table cell: the fence is longer than any run of backticks in
+// the text (so the text cannot end it), | is escaped for the table, line breaks become spaces.
+// Inside a code span HTML and Markdown are shown, never interpreted.
+std::string markdown_code(std::string_view text);
+
 // Lines that gridfuzz composed (a report, the diff's lists) for a terminal: each line through
 // terminal_text, the line breaks between them kept.
 std::string terminal_lines(std::string_view text);
