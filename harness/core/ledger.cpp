@@ -21,6 +21,24 @@ bool is_name(const std::string& word) {
   return !word.empty();
 }
 
+// The word as it may be printed: every byte outside printable ASCII as \xNN (an exception's text
+// ends at a NUL, and the terminal must not see an escape sequence).
+std::string shown(const std::string& word) {
+  std::string out;
+  for (const char c : word.substr(0, 64)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Ledger Ledger::parse(const std::string& text, const std::string& source) {
@@ -42,7 +60,7 @@ Ledger Ledger::parse(const std::string& text, const std::string& source) {
       throw std::invalid_argument(source + ":" + std::to_string(number) + ": expected 'KERNEL VARIANT WHEN'");
     for (const std::string* name : {&e.kernel, &e.variant})
       if (!is_name(*name))
-        throw std::invalid_argument(source + ":" + std::to_string(number) + ": '" + name->substr(0, 64) +
+        throw std::invalid_argument(source + ":" + std::to_string(number) + ": '" + shown(*name) +
                                     "' is not a kernel or variant name (printable ASCII, no / , = \" \\)");
     if (e.when != "refused" && e.when != "wrap" && e.when != "always")
       throw std::invalid_argument(source + ":" + std::to_string(number) + ": WHEN must be refused, wrap or always, not '" +
