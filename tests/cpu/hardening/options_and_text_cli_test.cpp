@@ -4,9 +4,11 @@
 // with one line, nothing run. No GPU needed.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -112,6 +114,67 @@ TEST(OptionsAndTextCli, ReportMarkdownShowsFieldsAndMakesNoMarkupOfThem) {
   EXPECT_NE(md.find("&lt;img src=x onerror=alert(1)&gt; \\[click\\](javascript:alert(2)) \\*\\*loud\\*\\*"),
             std::string::npos)
       << md;
+}
+
+// A ledger with a UTF-8 byte-order mark lost its first entry silently (the mark became part of the
+// kernel name); a kernel name with ESC or NUL was printed raw in the "not loaded" note.
+TEST(OptionsAndTextCli, LedgerByteOrderMarkIsSkippedAndRawNamesAreRefused) {
+  TempDir tmp;
+  write(tmp / "bom.txt", "\xEF\xBB\xBFgguf.moe_vec legacy refused\n");
+  const Result bom = run("run gguf.mmvq --static --device-preset sm_90 --ledger " + tmp / "bom.txt");
+  EXPECT_EQ(bom.exit_code, 0) << bom.output;
+  EXPECT_EQ(bom.output.find("not loaded here"), std::string::npos) << bom.output;
+  write(tmp / "esc.txt", "gguf.moe_vec legacy refused\ngguf.\x1b[31mred legacy refused\n");
+  expect_one_line(run("run gguf.mmvq --static --device-preset sm_90 --ledger " + tmp / "esc.txt"), 2, "esc.txt:2:");
+  write(tmp / "nul.txt", std::string("gguf.moe\0vec legacy refused\n", 29));
+  expect_one_line(run("run gguf.mmvq --static --device-preset sm_90 --ledger " + tmp / "nul.txt"), 2, "moe\\x00vec");
+}
+
+// Permission denied was exit 2 or 3 depending on the command. Now, as docs/RELIABILITY.md says: a
+// path the user named that cannot be opened for reading is bad input (2); an output the system
+// will not let gridfuzz create or write is the environment (3). Run as another user than the
+// files' owner (nobody, through setpriv, when the tests run as root: root reads everything).
+TEST(OptionsAndTextCli, PermissionDeniedIs2ForAnInputAnd3ForAnOutputInEveryCommand) {
+  std::string as_other;
+  if (geteuid() == 0) {
+    if (access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "root, and no setpriv to run as another user";
+    as_other = "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  }
+  TempDir tmp;
+  const std::string b = csv_of(tmp);
+  fs::copy_file(b, tmp / "unreadable.csv");
+  fs::copy_file(b, tmp / "readonly.csv");
+  fs::create_directory(tmp / "locked");
+  const auto run_other = [&](const std::string& args) {
+    Result r;
+    const std::string cmd = as_other + GRIDFUZZ_BINARY + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    char buf[4096];
+    while (pipe && fgets(buf, sizeof buf, pipe)) r.output += buf;
+    const int status = pipe ? pclose(pipe) : -1;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+  };
+  fs::permissions(tmp.path / "unreadable.csv", fs::perms::owner_write);  // nobody else reads it
+  fs::permissions(tmp.path / "readonly.csv", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  if (as_other.empty())
+    fs::permissions(tmp.path / "locked", fs::perms::owner_read | fs::perms::owner_exec);  // no new file in it
+  const std::string u = tmp / "unreadable.csv", locked = tmp / "locked/";
+  const std::string q8 = "gguf.quantize_q8_1 --static --device-preset sm_90 ";
+  for (const std::string& input : {"report " + u, "diff " + u + " " + b, "diff " + b + " " + u, "replay " + u + ":2",
+                                   "run " + q8 + "--ledger " + u, "--plugin " + u + " list"})
+    expect_one_line(run_other(input), 2, "Permission denied");
+  for (const std::string& output :
+       {"run " + q8 + "--csv " + locked + "x.csv", "sweep " + q8 + "--cases 1 --csv " + tmp / "readonly.csv",
+        "limits --device-preset sm_90 --markdown " + locked + "x.md", "diff " + b + " " + b + " --junit " + locked + "x.xml",
+        "devices --ctest-resource-spec " + locked + "x.json", "report " + b + " --no-plots --out " + locked + "rep"}) {
+    const Result r = run_other(output);
+    EXPECT_EQ(r.exit_code, 3) << output << "\n" << r.output;
+    EXPECT_NE(r.output.find("gridfuzz: error: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Permission denied"), std::string::npos) << r.output;
+  }
+  EXPECT_TRUE(fs::is_empty(tmp.path / "locked"));
+  fs::permissions(tmp.path / "locked", fs::perms::owner_all);
 }
 
 }  // namespace
