@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -120,28 +121,53 @@ std::string backup_stem(const std::string& path, const struct stat& st) {
   return path + "." + stamp;
 }
 
-// Copies `text` to a new file beside `path` (created exclusively: nothing is overwritten) and
-// returns its name.
+// Copies `text` to a new file beside `path` and returns its name. The copy is written whole to a
+// temporary file (.<file>.gridfuzz-set-aside-N, which no pattern of set-aside copies matches),
+// synced, then renamed to its .bak name without replacing one (RENAME_NOREPLACE): a copy cut
+// short by a kill or a full disk never stands under a .bak name, where it would count among the
+// copies kept and push out a whole one.
 std::filesystem::path copy_aside(const std::string& path, const struct stat& st, std::string_view text) {
-  const std::string stem = backup_stem(path, st);
-  for (int n = 1; n < 1000; ++n) {
-    std::string name = stem;
-    if (n > 1) name += '-' + std::to_string(n);
-    name += ".bak";
-    const int fd = create_new_file(name);
-    if (fd < 0 && errno == EEXIST) continue;
-    if (fd < 0) throw CsvIoError("cannot set " + path + " aside: cannot create " + name + ": " + system_error_text(errno));
-    try {
-      write_fully(fd, text, name);
-      if (::fsync(fd) != 0) throw CsvIoError(name + ": cannot sync: " + system_error_text(errno));
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-    ::close(fd);
-    return name;
+  const std::filesystem::path csv(path);
+  std::string temporary;
+  int fd = -1;
+  for (int n = 0; n < 100 && fd < 0; ++n) {
+    std::string name(1, '.');
+    name += csv.filename().string();
+    name += ".gridfuzz-set-aside-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+    temporary = (csv.has_parent_path() ? csv.parent_path() / name : std::filesystem::path(name)).string();
+    fd = create_new_file(temporary);
+    if (fd < 0 && errno != EEXIST)
+      throw CsvIoError("cannot set " + path + " aside: cannot create " + temporary + ": " + system_error_text(errno));
   }
-  throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
+  if (fd < 0) throw CsvIoError("cannot set " + path + " aside: no free temporary name beside it");
+  try {
+    const std::string what = "cannot set " + path + " aside: " + temporary;
+    write_fully(fd, text, what);
+    if (::fsync(fd) != 0) throw CsvIoError(what + ": cannot sync: " + system_error_text(errno));
+    const int closed = ::close(fd);
+    fd = -1;
+    if (closed != 0) throw CsvIoError(what + ": write error: " + system_error_text(errno));
+    const std::string stem = backup_stem(path, st);
+    for (int n = 1; n < 1000; ++n) {
+      std::string name = stem;
+      if (n > 1) name += '-' + std::to_string(n);
+      name += ".bak";
+      int rc = ::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, name.c_str(), RENAME_NOREPLACE);
+      if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {  // no renameat2 here: link, never over a file
+        rc = ::link(temporary.c_str(), name.c_str());
+        if (rc == 0) ::unlink(temporary.c_str());
+      }
+      if (rc == 0) return name;
+      if (errno != EEXIST)
+        throw CsvIoError("cannot set " + path + " aside: cannot rename " + temporary + " to " + name + ": " +
+                         system_error_text(errno));
+    }
+    throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
 }
 
 // How many set-aside copies of one CSV are kept: the newest, counting the one just made. Every

@@ -278,3 +278,31 @@ TEST(OutputFilesCli, GnuplotIsNeverGivenAScriptPath) {
 }
 
 }  // namespace
+
+namespace {
+
+// A set-aside copy cut short (a kill, a full disk) stood under its .bak name, counted among the 3
+// copies kept, and pushed a whole one out; the sweep itself died of SIGXFSZ at a file-size limit.
+TEST(OutputFilesCli, ASetAsideCopyCutShortNeverStandsAsABak) {
+  TempDir tmp;
+  const std::string sweep = "sweep gguf.quantize_q8_1 --static --device-preset sm_90 --csv " + tmp / "s.csv";
+  ASSERT_EQ(run(sweep + " --cases 20").exit_code, 0);
+  const std::string before = slurp(tmp / "s.csv");
+  ASSERT_GT(before.size(), 8192u);
+  const Result cut = run_after("ulimit -f 4", sweep + " --cases 1");  // 4 KiB: the copy is cut short
+  expect_error(cut, 3, "cannot set " + tmp / "s.csv" + " aside");
+  EXPECT_EQ(slurp(tmp / "s.csv"), before) << "the CSV was emptied without a whole copy";
+  EXPECT_EQ(entries_in(tmp.path), 1u) << "a cut copy or a temporary file was left";
+  // Without the limit the copy is whole, under its .bak name.
+  ASSERT_EQ(run(sweep + " --cases 1").exit_code, 0);
+  std::size_t copies = 0;
+  for (const auto& e : fs::directory_iterator(tmp.path))
+    if (e.path().extension() == ".bak") {
+      ++copies;
+      EXPECT_EQ(slurp(e.path()), before);
+    }
+  EXPECT_EQ(copies, 1u);
+  EXPECT_EQ(entries_in(tmp.path), 2u);
+}
+
+}  // namespace
