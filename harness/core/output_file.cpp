@@ -84,23 +84,10 @@ std::string what_it_is(const struct stat& st) {
   return "not a regular file";
 }
 
-// The output is none of the command's inputs: not the same file (device and inode, links
-// followed) and not the same resolved path.
+// The output is none of the command's inputs.
 void check_not_an_input(const OutputFile& out) {
-  struct stat o {};
-  const bool out_exists = ::stat(out.path.c_str(), &o) == 0;
-  std::error_code ec;
-  const fs::path out_resolved = fs::weakly_canonical(out.path, ec);
-  const bool out_resolved_ok = !ec;
   for (const auto& [label, input] : out.inputs) {
-    struct stat i {};
-    bool same = out_exists && ::stat(input.c_str(), &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino;
-    if (!same && out_resolved_ok) {
-      std::error_code ec2;
-      const fs::path in_resolved = fs::weakly_canonical(input, ec2);
-      same = !ec2 && in_resolved == out_resolved;
-    }
-    if (same)
+    if (is_same_file(out.path, input))
       throw OutputPathError(out.option + " " + quoted(out.path) + " is the same file as " + label + " " + quoted(input) +
                             ": an output never replaces an input of the command");
   }
@@ -217,6 +204,14 @@ void install(const fs::path& temporary, const OutputFile& out, Target target) {
 }
 
 }  // namespace
+
+bool is_same_file(const fs::path& a, const fs::path& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ea, eb;
+  const fs::path ra = fs::weakly_canonical(a, ea), rb = fs::weakly_canonical(b, eb);
+  return !ea && !eb && ra == rb;
+}
 
 int create_new_file(const fs::path& path, int flags) {
   return ::open(path.c_str(), O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | flags, 0666);

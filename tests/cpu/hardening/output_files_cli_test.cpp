@@ -306,3 +306,21 @@ TEST(OutputFilesCli, ASetAsideCopyCutShortNeverStandsAsABak) {
 }
 
 }  // namespace
+
+namespace {
+
+// `replay F.csv:1 --csv F.csv` appended the replayed row to the CSV it read it from.
+TEST(OutputFilesCli, ReplayNeverAppendsToTheCsvItReadsFrom) {
+  TempDir tmp;
+  two_csvs(tmp);
+  const std::string before = slurp(tmp / "B.csv");
+  const std::string replay = "replay " + tmp / "B.csv" + ":1 --static --device-preset sm_90 --csv ";
+  expect_one_line(run(replay + tmp / "B.csv"), 2, "the same file as the CSV the case is read from");
+  fs::create_hard_link(tmp / "B.csv", tmp / "hard.csv");
+  expect_one_line(run(replay + tmp / "hard.csv"), 2, "the same file");
+  EXPECT_EQ(slurp(tmp / "B.csv"), before);
+  EXPECT_EQ(run(replay + tmp / "C.csv").exit_code, 0);  // another CSV: appended as before
+  EXPECT_GT(slurp(tmp / "C.csv").size(), before.size());
+}
+
+}  // namespace

@@ -62,6 +62,11 @@ struct OutputFile {
   bool must_be_new = false;
 };
 
+// Whether two paths name the same file: the same device and inode (links followed), or the same
+// path once resolved (for a file that does not exist yet). The rule "an output never names an
+// input of its command" compares with it.
+bool is_same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
 // Checks the output's path without writing: the checks write_output_file makes first, so that a
 // command refuses a bad output before it does its work. Throws OutputPathError or FileWriteError.
 void check_output_file(const OutputFile& out);
