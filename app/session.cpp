@@ -16,6 +16,7 @@
 #include "gridfuzz/app/builtin_kernels.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 
 #ifndef GRIDFUZZ_DEFAULT_LEDGER
 #define GRIDFUZZ_DEFAULT_LEDGER "properties/known-failures.txt"
@@ -72,7 +73,8 @@ static void check_ledger(const Ledger& ledger, const std::string& source, bool e
     const auto kernel = builtin_registry().find(e.kernel);
     if (!kernel) {
       if (explicit_ledger)
-        std::cerr << "note: " << where << "kernel '" << e.kernel << "' is not loaded here; the entry is unused\n";
+        std::cerr << "note: " << reports::terminal_text(where + "kernel '" + e.kernel + "' is not loaded here; the entry is unused")
+                  << "\n";
       continue;
     }
     const auto variants = kernel->variants();

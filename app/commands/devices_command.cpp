@@ -2,7 +2,6 @@
 // --ctest-resource-spec FILE it also writes the CTest resource spec for those GPUs. --json: one
 // JSON object {"driver", "devices": [{"ordinal", "name", "cc", "memory_mib"}], "no_device",
 // "presets", "ctest_resource_spec"}.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -12,6 +11,7 @@
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/app/json_writer.hpp"
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -35,12 +35,10 @@ Runner add_devices_command(CLI::App& app, const GlobalOptions&) {
     std::string why;
     if (devices.empty()) device::driver_available(&why);
     const std::string driver = device::driver_version();
-    if (!a->spec_path.empty()) {
-      std::ofstream out(a->spec_path, std::ios::trunc);
-      out << ctest_resource_spec(static_cast<int>(devices.size()));
-      out.close();
-      if (!out) throw UsageError("--ctest-resource-spec: cannot write '" + a->spec_path + "'");
-    }
+    if (!a->spec_path.empty())
+      write_output_file(OutputFile{a->spec_path, "--ctest-resource-spec", "a CTest resource spec",
+                                   is_gridfuzz_resource_spec, {}},
+                        ctest_resource_spec(static_cast<int>(devices.size())));
     if (a->json) {
       JsonWriter j;
       j.begin_object();

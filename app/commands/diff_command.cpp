@@ -4,8 +4,8 @@
 // major version, a missing column; rows of different devices; no case in common).
 // docs/REPORTS.md states the rules. --json prints the result as JSON instead of text; --junit
 // FILE also writes the gate's findings as JUnit XML.
+#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 
 #include "gridfuzz/app/commands.hpp"
@@ -15,6 +15,7 @@
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/json_writer.hpp"
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -29,19 +30,16 @@ struct DiffArgs {
   std::string junit;
 };
 
-// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%.
+// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%. The number
+// is decimal (from_chars: no hex "0x1", no leading space or '+', as every numeric option).
 double parse_threshold(const std::string& text) {
   std::string number = text;
   const bool percent = !number.empty() && number.back() == '%';
   if (percent) number.pop_back();
-  std::size_t used = 0;
   double value = 0;
-  try {
-    value = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (number.empty() || used != number.size() || !(value >= 0) || !std::isfinite(value))
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+  if (number.empty() || ec != std::errc() || ptr != end || !(value >= 0) || !std::isfinite(value))
     throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
   if (percent) value /= 100;
   if (!percent && value > 1)
@@ -164,10 +162,11 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
   return j.str();
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) throw UsageError("--junit: cannot write '" + path + "'");
+// --junit FILE: a JUnit file gridfuzz wrote may be replaced, never the CSVs compared or a file of
+// another kind.
+OutputFile junit_output(const DiffArgs& a) {
+  return OutputFile{a.junit, "--junit", "a JUnit XML file", reports::is_gridfuzz_junit,
+                    {{"the baseline", a.baseline}, {"the current CSV", a.current}}};
 }
 
 }  // namespace
@@ -195,13 +194,14 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
     options.timing.min_delta_ms = a->min_delta_ms;
+    if (!a->junit.empty()) check_output_file(junit_output(*a));
     reports::RowSet baseline, current;
     try {
       baseline = reports::load_row_set({a->baseline});
       current = reports::load_row_set({a->current});
     } catch (const reports::CsvError& e) {
       std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(e.what()) << "\n";
-      return kUsage;
+      return e.is_io() ? kEnvironment : kUsage;
     }
     for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
     for (const auto& note : current.notes) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
@@ -209,13 +209,13 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     const auto why = diff.incomparable();
     const bool same = !why && diff.same_cases_and_verdicts();
     const int code = why ? kUsage : diff.gate_failed() || (a->same_verdicts && !same) ? kFound : kOk;
-    if (!a->junit.empty()) write_text_file(a->junit, reports::render_gate_junit(diff));
+    if (!a->junit.empty()) write_output_file(junit_output(*a), reports::render_gate_junit(diff));
     if (a->json) {
       std::cout << diff_json(*a, diff, code);
     } else {
       std::cout << "gridfuzz diff " << reports::terminal_text(a->baseline) << " " << reports::terminal_text(a->current)
                 << "\n"
-                << reports::terminal_text(reports::render_diff(diff, a->max_listed));
+                << reports::terminal_lines(reports::render_diff(diff, a->max_listed));
       if (a->same_verdicts && !why)
         std::cout << "\nsame verdicts: "
                   << (same ? "yes, " + std::to_string(diff.matched_cases) + " case(s)"

@@ -1,7 +1,6 @@
 // `gridfuzz limits [--launch] [--markdown FILE]`: the launch limits of a device, with a probe on
 // each side of every limit. Static: the Predictor's verdicts. With --launch (needs a GPU): every
 // probe is launched and the driver's verdict is set beside the prediction; exit 1 if any differ.
-#include <fstream>
 #include <iostream>
 
 #include "gridfuzz/app/commands.hpp"
@@ -10,6 +9,7 @@
 #include "gridfuzz/probes/probe_runner.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -25,6 +25,13 @@ void print_limits(const DeviceLimits& l) {
             << "  SMs: " << l.sm_count << ", L2: " << l.l2_bytes << " B, memory: " << l.total_mem_bytes << " B\n";
 }
 
+// --markdown FILE: a table this command wrote may be replaced (both forms start with the same
+// columns), nothing else.
+OutputFile markdown_output(const std::string& path) {
+  return OutputFile{path, "--markdown", "a limits table",
+                    [](std::string_view head) { return head.starts_with("| boundary | kernel "); }, {}};
+}
+
 }  // namespace
 
 Runner add_limits_command(CLI::App& app, const GlobalOptions& global) {
@@ -34,6 +41,7 @@ Runner add_limits_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--launch", *launch, "launch every probe on the GPU and compare with the prediction");
   cmd->add_option("--markdown", *markdown, "also write the table as Markdown to this file");
   return [launch, markdown, &global]() -> int {
+    if (!markdown->empty()) check_output_file(markdown_output(*markdown));
     const SelectedLimits sel = select_limits(global.device);
     if (!sel.note.empty()) std::cerr << "note: " << sel.note << "\n";
     print_limits(sel.limits);
@@ -55,11 +63,7 @@ Runner add_limits_command(CLI::App& app, const GlobalOptions& global) {
       }
       std::cout << table;
     }
-    if (!markdown->empty()) {
-      std::ofstream f(*markdown);
-      if (!f) throw UsageError("--markdown: cannot write '" + *markdown + "'");
-      f << table;
-    }
+    if (!markdown->empty()) write_output_file(markdown_output(*markdown), table);
     return disagreements == 0 ? kOk : kFound;
   };
 }

@@ -3,13 +3,18 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the runtime linked in
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
@@ -19,6 +24,7 @@
 #include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/reports/csv_error.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/core/text_file.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
@@ -91,12 +97,32 @@ int check_stdout(int code) {
   return gridfuzz::app::kEnvironment;
 }
 
+// The first word of the line that is neither an option nor a global option's value, when it names
+// no command. CLI11 answers --help before it looks at such a word, so `gridfuzz nonsense --help`
+// printed the general help and exited 0.
+std::optional<std::string> unknown_command(int argc, char** argv, const std::vector<std::string>& commands) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") return std::nullopt;  // CLI11's own error follows
+    if (arg.starts_with("-")) {
+      if (arg == "--device" || arg == "--device-preset" || arg == "--plugin") ++i;  // the global option's value
+      continue;
+    }
+    if (std::find(commands.begin(), commands.end(), arg) != commands.end()) return std::nullopt;
+    return arg;
+  }
+  return std::nullopt;
+}
+
 int run_main(int argc, char** argv);
 
 }  // namespace
 
 int main(int argc, char** argv) {
   open_closed_standard_fds();
+  // A file-size limit (ulimit -f) reached is a write error like a full disk (EFBIG, exit 3 with a
+  // message), not a signal that kills gridfuzz mid-file.
+  signal(SIGXFSZ, SIG_IGN);
   int code = gridfuzz::app::kEnvironment;
   try {
     code = run_main(argc, argv);
@@ -154,6 +180,15 @@ int run_main(int argc, char** argv) {
   add(add_report_command);
   add(add_diff_command);
 
+  std::vector<std::string> commands;
+  for (const auto& entry : runners) commands.push_back(entry.first->get_name());
+  if (const auto word = unknown_command(argc, argv, commands)) {
+    std::string list;
+    for (const auto* sub : app.get_subcommands({})) list += (list.empty() ? "" : ", ") + sub->get_name();
+    std::cerr << "gridfuzz: unknown command '" << gridfuzz::reports::terminal_text(*word) << "' (commands: " << list
+              << "; run 'gridfuzz --help' for usage)\n";
+    return kUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -203,6 +238,10 @@ int run_main(int argc, char** argv) {
     return fail(e, kUsage);  // not a gridfuzz CSV, a path a CSV may not be written to, another schema
   } catch (const gridfuzz::InputFileError& e) {
     return fail(e, kUsage);
+  } catch (const gridfuzz::OutputPathError& e) {
+    return fail(e, kUsage);  // an output path that may not be written: a link, an input, another kind
+  } catch (const gridfuzz::FileWriteError& e) {
+    return fail(e, kEnvironment);  // an output that cannot be created or written
   } catch (const std::invalid_argument& e) {
     return fail(e, kUsage);  // values a kernel, the ledger or a replay string refuses
   } catch (const std::exception& e) {

@@ -1,8 +1,12 @@
 // `gridfuzz report CSV... [--out DIR]`: merges the CSVs (shards, or runs on several devices) and
 // prints the report as Markdown; with --out also writes DIR/report.md, DIR/junit.xml and the
 // plots (DIR/plots). Exit 0, or 2 for a CSV it cannot read (missing, corrupt, other schema).
+//
+// DIR is written whole (core/output_file.hpp, FreshFolder): in a private folder beside it, then
+// renamed into place. DIR must be new, empty, or a report folder gridfuzz wrote (it holds
+// .gridfuzz-report and only the files report writes), which is then replaced; anything else is
+// exit 2 and left as it is (docs/REPORTS.md, "The report folder").
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -14,6 +18,7 @@
 #include "gridfuzz/reports/row_set.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -27,10 +32,31 @@ struct ReportArgs {
   std::string gnuplot = "gnuplot";
 };
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) throw std::runtime_error("cannot write " + path.string());
+// The file in a report folder that says gridfuzz wrote it.
+constexpr const char* kReportMarker = ".gridfuzz-report";
+constexpr const char* kReportMarkerText =
+    "This folder was written by `gridfuzz report --out`. The next report into it replaces it whole;\n"
+    "a folder without this file, or with files report does not write, is never replaced.\n";
+
+// What report writes into its folder: report.md, junit.xml, plots/ and, in plots/, the data,
+// scripts and pictures of each plot and gnuplot's log.
+bool report_writes(const std::filesystem::path& relative, bool is_folder) {
+  if (relative == "report.md" || relative == "junit.xml") return !is_folder;
+  if (relative == "plots") return is_folder;
+  if (is_folder || relative.parent_path() != "plots") return false;
+  const std::filesystem::path ext = relative.extension();
+  return ext == ".gp" || ext == ".dat" || ext == ".png" || ext == ".svg" || relative.filename() == "gnuplot.log";
+}
+
+FreshFolder::Rules report_folder_rules(const std::vector<std::string>& csvs) {
+  FreshFolder::Rules rules{"--out", kReportMarker, kReportMarkerText, report_writes, {}};
+  for (const auto& csv : csvs) rules.inputs.emplace_back("the CSV", csv);
+  return rules;
+}
+
+// A file of the new folder (nothing else is in it).
+void write_new(const std::filesystem::path& path, const std::string& text) {
+  write_output_file(OutputFile{path, "--out", "", {}, {}, true}, text);
 }
 
 }  // namespace
@@ -66,23 +92,20 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
     input.notes = set.notes;
     input.slowest = a->slowest;
     if (!a->out_dir.empty()) {
-      const std::filesystem::path dir(a->out_dir);
-      std::error_code ec;
-      if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-        throw UsageError("--out " + a->out_dir + " exists and is not a folder");
-      std::filesystem::create_directories(dir, ec);
-      if (ec) throw UsageError("--out " + a->out_dir + ": cannot create the folder: " + ec.message());
+      FreshFolder folder(a->out_dir, report_folder_rules(a->csvs));
+      const std::filesystem::path dir = folder.target(), staging = folder.staging();
       if (!a->no_plots) {
-        reports::PlotOptions options{dir, a->gnuplot};
-        reports::PlotResult plots = reports::write_plots(set.rows, options);
-        for (const auto& note : plots.notes) std::cerr << "note: " << note << "\n";
+        reports::PlotOptions options{staging, a->gnuplot};
+        reports::PlotResult plots = reports::write_plots(set.rows, options, dir);
+        for (const auto& note : plots.notes) std::cerr << "note: " << reports::terminal_text(note) << "\n";
         input.notes.insert(input.notes.end(), plots.notes.begin(), plots.notes.end());
         input.plots = std::move(plots.plots);
       }
       input.rows = set.rows;
       const std::string markdown = reports::render_markdown(input);
-      write_file(dir / "report.md", markdown);
-      write_file(dir / "junit.xml", reports::render_junit(set.rows));
+      write_new(staging / "report.md", markdown);
+      write_new(staging / "junit.xml", reports::render_junit(set.rows));
+      for (const auto& note : folder.commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
       std::cout << markdown;
       std::size_t drawn = 0;
       for (const auto& plot : input.plots) drawn += plot.drawn;

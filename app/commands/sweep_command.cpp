@@ -14,6 +14,7 @@
 #include <set>
 
 #include "gridfuzz/app/commands.hpp"
+#include "gridfuzz/app/corpus_file.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
@@ -237,6 +238,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const std::vector<const Kernel*> kernels = select_kernels(a->kernels, session);
     SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
     check_variants(kernels, a->variants);
+    if (!a->save_corpus.empty()) check_corpus_folder(a->save_corpus);
 
     // Every argument is checked before the CSV is touched; the writer then locks the file before
     // it reads, sets aside or appends anything.
@@ -291,7 +293,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
 
     std::vector<std::string> saved;
     if (!a->save_corpus.empty())
-      for (const Case& minimal : summary.minimal_failures) saved.push_back(save_to_corpus(minimal, a->save_corpus));
+      for (const Case& minimal : summary.minimal_failures) saved.push_back(save_corpus_case(minimal, a->save_corpus));
     for (const auto& note : summary.notes) std::cerr << "note: " << reports::terminal_text(note) << "\n";
     const int exit_code = summary.failures.empty() ? kOk : kFound;
     if (a->json) {

@@ -18,7 +18,9 @@ void leave_crash_note(const std::string& text) noexcept {
   std::fflush(stderr);
   const char* path = std::getenv(kCrashNoteEnv);
   if (!path || !*path) return;
-  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  // The parent made the file (mkstemp, worker_client.cpp); never written through a link
+  // (O_NOFOLLOW: a link there, dangling or not, is not followed, not even to create its target).
+  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
   if (fd < 0) return;
   std::size_t done = 0;
   while (done < line.size()) {
@@ -35,7 +37,7 @@ std::string take_crash_note(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   in.close();
-  std::ofstream(path, std::ios::trunc);
+  if (const int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY); fd >= 0) close(fd);
   // One line of printable text (it becomes part of a CSV row's observed outcome, which allows no
   // control characters and no surrounding spaces).
   std::string note = ss.str();

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,7 @@ Loaded& loaded() {
 // object whose program headers and loaded segments lie inside the file.
 std::string elf_problem(const std::string& path, std::uintmax_t size) {
   std::ifstream in(path, std::ios::binary);
+  if (!in) return std::string("cannot be opened for reading: ") + std::strerror(errno);
   Elf64_Ehdr header{};
   if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header))
     return "shorter than an ELF header";

@@ -9,6 +9,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -17,12 +18,41 @@
 
 #include "detail/csv_text.hpp"
 #include "detail/records_to_rows.hpp"
+#include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {
 namespace {
 
 std::string system_error_text(int error) { return std::strerror(error); }
+
+// Opens the CSV at `path` for reading and appending, never through a link: an existing file
+// without following one (O_NOFOLLOW), else a new one (create_new_file: O_EXCL, so a link or a file
+// that appears meanwhile is not followed or truncated). A path that cannot be used as given (a
+// link, a folder, no such folder) is CsvError (exit 2); one the system will not let gridfuzz
+// write (permission, a read-only disk) is CsvIoError (exit 3).
+int open_csv(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not wait for a reader (the caller refuses it).
+  constexpr int kFlags = O_RDWR | O_APPEND | O_NONBLOCK;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int fd = ::open(path.c_str(), kFlags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+    if (fd < 0 && errno == ENOENT) {
+      fd = create_new_file(path, kFlags);
+      if (fd < 0 && errno == EEXIST) continue;  // created (or linked) meanwhile: look again
+    }
+    if (fd >= 0) return fd;
+    const int error = errno;
+    struct stat st {};
+    if (error == ELOOP && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+      throw CsvError(path + ": a symbolic link: a CSV is never written through a link (name the file itself)");
+    const std::string why = path + ": cannot open for writing: " + system_error_text(error);
+    if (error == ENOENT || error == ENOTDIR || error == EISDIR || error == ELOOP || error == ENXIO ||
+        error == ENAMETOOLONG)
+      throw CsvError(why);
+    throw CsvIoError(why);
+  }
+  throw CsvError(path + ": keeps appearing and disappearing while it is opened");
+}
 
 // The whole file, read through the descriptor we append to, so the text we check is the text
 // we extend (not a file swapped in between a separate read and the open).
@@ -91,28 +121,53 @@ std::string backup_stem(const std::string& path, const struct stat& st) {
   return path + "." + stamp;
 }
 
-// Copies `text` to a new file beside `path` (created exclusively: nothing is overwritten) and
-// returns its name.
+// Copies `text` to a new file beside `path` and returns its name. The copy is written whole to a
+// temporary file (.<file>.gridfuzz-set-aside-N, which no pattern of set-aside copies matches),
+// synced, then renamed to its .bak name without replacing one (RENAME_NOREPLACE): a copy cut
+// short by a kill or a full disk never stands under a .bak name, where it would count among the
+// copies kept and push out a whole one.
 std::filesystem::path copy_aside(const std::string& path, const struct stat& st, std::string_view text) {
-  const std::string stem = backup_stem(path, st);
-  for (int n = 1; n < 1000; ++n) {
-    std::string name = stem;
-    if (n > 1) name += '-' + std::to_string(n);
-    name += ".bak";
-    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0 && errno == EEXIST) continue;
-    if (fd < 0) throw CsvIoError("cannot set " + path + " aside: cannot create " + name + ": " + system_error_text(errno));
-    try {
-      write_fully(fd, text, name);
-      if (::fsync(fd) != 0) throw CsvIoError(name + ": cannot sync: " + system_error_text(errno));
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-    ::close(fd);
-    return name;
+  const std::filesystem::path csv(path);
+  std::string temporary;
+  int fd = -1;
+  for (int n = 0; n < 100 && fd < 0; ++n) {
+    std::string name(1, '.');
+    name += csv.filename().string();
+    name += ".gridfuzz-set-aside-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+    temporary = (csv.has_parent_path() ? csv.parent_path() / name : std::filesystem::path(name)).string();
+    fd = create_new_file(temporary);
+    if (fd < 0 && errno != EEXIST)
+      throw CsvIoError("cannot set " + path + " aside: cannot create " + temporary + ": " + system_error_text(errno));
   }
-  throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
+  if (fd < 0) throw CsvIoError("cannot set " + path + " aside: no free temporary name beside it");
+  try {
+    const std::string what = "cannot set " + path + " aside: " + temporary;
+    write_fully(fd, text, what);
+    if (::fsync(fd) != 0) throw CsvIoError(what + ": cannot sync: " + system_error_text(errno));
+    const int closed = ::close(fd);
+    fd = -1;
+    if (closed != 0) throw CsvIoError(what + ": write error: " + system_error_text(errno));
+    const std::string stem = backup_stem(path, st);
+    for (int n = 1; n < 1000; ++n) {
+      std::string name = stem;
+      if (n > 1) name += '-' + std::to_string(n);
+      name += ".bak";
+      int rc = ::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, name.c_str(), RENAME_NOREPLACE);
+      if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {  // no renameat2 here: link, never over a file
+        rc = ::link(temporary.c_str(), name.c_str());
+        if (rc == 0) ::unlink(temporary.c_str());
+      }
+      if (rc == 0) return name;
+      if (errno != EEXIST)
+        throw CsvIoError("cannot set " + path + " aside: cannot rename " + temporary + " to " + name + ": " +
+                         system_error_text(errno));
+    }
+    throw CsvIoError("cannot set " + path + " aside: " + stem + "-*.bak are all taken");
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
 }
 
 // How many set-aside copies of one CSV are kept: the newest, counting the one just made. Every
@@ -184,11 +239,7 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
     : path_(std::move(path)), options_(options) {
   const std::string name = path_.string();
   // O_APPEND: every write lands at the current end, whatever else happened to the file.
-  // O_NONBLOCK: opening a FIFO must not wait for a reader (it is refused just below).
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
-  if (fd_ < 0)
-    throw (errno == EIO ? CsvIoError(name + ": cannot open for writing: " + system_error_text(errno))
-                        : CsvError(name + ": cannot open for writing: " + system_error_text(errno)));
+  fd_ = open_csv(name);
   try {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw CsvIoError(name + ": cannot stat: " + system_error_text(errno));

@@ -1,6 +1,7 @@
 #include "gridfuzz/reports/gnuplot_script.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 #include "gridfuzz/reports/text_escape.hpp"
 
@@ -26,13 +28,18 @@ std::string gnuplot_prologue(const fs::path& dir) {
   std::ostringstream gp;
   gp << "# Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp\n"
      << "# Data and pictures are beside this script: its folder comes from ARG0 (its path as given\n"
-     << "# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.\n"
+     << "# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where\n"
+     << "# it was written.\n"
      << "gf_cut = 0\n"
-     << "if (exists(\"ARG0\") && strlen(ARG0) > 0) {\n"
-     << "  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq \"/\") { gf_cut = gf_i } }\n"
-     << "  here = ARG0[1:gf_cut]\n"
+     << "if (exists(\"gf_here\")) {\n"
+     << "  here = gf_here\n"
      << "} else {\n"
-     << "  here = " << gnuplot_string(fallback) << "\n"
+     << "  if (exists(\"ARG0\") && strlen(ARG0) > 0) {\n"
+     << "    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq \"/\") { gf_cut = gf_i } }\n"
+     << "    here = ARG0[1:gf_cut]\n"
+     << "  } else {\n"
+     << "    here = " << gnuplot_string(fallback) << "\n"
+     << "  }\n"
      << "}\n";
   return gp.str();
 }
@@ -65,21 +72,49 @@ std::optional<fs::path> find_program(const std::string& name) {
   return std::nullopt;
 }
 
-bool run_gnuplot(const fs::path& program, const fs::path& script, const fs::path& log) {
+bool run_gnuplot(const fs::path& program, const std::string& script, const fs::path& here, int log_fd) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::string arg0 = program.string(), arg1 = script.string();
-  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  // dup2 clears close-on-exec on the copies: the child keeps exactly stdin, stdout and stderr.
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
+  std::string arg0 = program.string();
+  char* argv[] = {arg0.data(), nullptr};
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return false;
+  ::close(pipe_fds[0]);
+  if (rc != 0) {
+    ::close(pipe_fds[1]);
+    return false;
+  }
+  std::string dir = here.string();
+  if (dir.empty() || dir.back() != '/') dir += '/';
+  const std::string input = "gf_here = " + gnuplot_string(dir) + "\n" + script;
+  // A gnuplot that dies early closes the pipe: that is its failure, not a SIGPIPE for gridfuzz.
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGPIPE, &ignore, &previous);
+  bool written = true;
+  for (std::string_view rest = input; !rest.empty();) {
+    const ssize_t n = ::write(pipe_fds[1], rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      written = false;
+      break;
+    }
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  ::close(pipe_fds[1]);
+  sigaction(SIGPIPE, &previous, nullptr);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return written && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 }  // namespace gridfuzz::reports

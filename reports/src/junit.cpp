@@ -87,6 +87,10 @@ std::vector<GateFinding> gate_findings(const BaselineDiff& diff) {
 
 }  // namespace
 
+bool is_gridfuzz_junit(std::string_view head) {
+  return head.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gridfuzz");
+}
+
 std::string render_gate_junit(const BaselineDiff& diff) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

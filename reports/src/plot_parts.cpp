@@ -1,8 +1,8 @@
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "detail/plot_parts.hpp"
+#include "gridfuzz/core/output_file.hpp"
 
 namespace gridfuzz::reports::detail {
 
@@ -13,9 +13,12 @@ std::string file_slug(const std::string& text) {
 }
 
 bool write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  return static_cast<bool>(file.flush());
+  try {
+    write_output_file(OutputFile{path, "--out", "a plot file", {}, {}, true}, text);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 const OutcomeStyle& style_of(Outcome outcome) {

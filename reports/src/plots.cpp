@@ -1,8 +1,14 @@
 #include "gridfuzz/reports/plots.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include "detail/plot_parts.hpp"
+#include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/reports/gnuplot_script.hpp"
 #include "gridfuzz/reports/two_axis_table.hpp"
 
@@ -20,13 +26,17 @@ std::string operation_of(const std::string& kernel) {
 
 }  // namespace
 
-PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options) {
+PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options, const fs::path& shown_dir) {
   PlotResult result;
   const fs::path dir = options.out_dir / "plots";
+  const fs::path shown = shown_dir.empty() ? options.out_dir : shown_dir;
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    result.notes.push_back("plots skipped: cannot create " + dir.string() + ": " + ec.message());
+  fs::create_directories(options.out_dir, ec);
+  // plots/ is new (never a folder or link someone made): every file in it is gridfuzz's.
+  const bool made = !ec && fs::create_directory(dir, ec);
+  if (!made) {
+    result.notes.push_back("plots skipped: cannot create " + (shown / "plots").string() + ": " +
+                           (ec ? ec.message() : std::string("it exists already")));
     return result;
   }
   std::map<std::pair<std::string, std::string>, std::vector<CsvRow>> by_kernel;  // kernel, device
@@ -38,29 +48,37 @@ PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& optio
   std::vector<detail::Drawing> drawings;
   const std::vector<TwoAxisTable> tables = two_axis_tables(rows);
   for (const auto& [key, members] : by_kernel) {
-    if (auto d = detail::summary_picture(key.first, key.second, members, options.out_dir))
+    if (auto d = detail::summary_picture(key.first, key.second, members, options.out_dir, shown))
       drawings.push_back(std::move(*d));
     for (const TwoAxisTable& table : tables)
       if (table.kernel == key.first && table.device == key.second)
-        if (auto d = detail::two_axis_picture(table, options.out_dir)) drawings.push_back(std::move(*d));
+        if (auto d = detail::two_axis_picture(table, options.out_dir, shown)) drawings.push_back(std::move(*d));
   }
   for (const auto& [key, members] : by_operation)
-    if (auto d = detail::timing_picture(key.first, key.second, members, options.out_dir))
+    if (auto d = detail::timing_picture(key.first, key.second, members, options.out_dir, shown))
       drawings.push_back(std::move(*d));
   if (drawings.empty()) return result;
 
-  const auto gnuplot = find_program(options.gnuplot);
+  auto gnuplot = find_program(options.gnuplot);
   if (!gnuplot)
     result.notes.push_back("gnuplot not found (Debian package gnuplot-nox): plots not drawn; their scripts and data "
-                           "are in " + dir.string() + " (run: gnuplot FILE.gp, from any folder)");
-  const fs::path log = dir / "gnuplot.log";
+                           "are in " + (shown / "plots").string() + " (run: gnuplot FILE.gp, from any folder)");
+  const fs::path log = dir / "gnuplot.log", shown_log = shown / "plots" / "gnuplot.log";
+  const int log_fd = gnuplot ? create_new_file(log, O_WRONLY | O_APPEND) : -1;
+  if (gnuplot && log_fd < 0) {
+    result.notes.push_back("plots not drawn: cannot create " + shown_log.string() + ": " + std::strerror(errno));
+    gnuplot.reset();
+  }
   for (auto& d : drawings) {
     if (gnuplot) {
-      d.plot.drawn = run_gnuplot(*gnuplot, d.script, log) && fs::exists(options.out_dir / d.plot.png);
-      if (!d.plot.drawn) result.notes.push_back("gnuplot failed on " + d.script.string() + " (see " + log.string() + ")");
+      d.plot.drawn = run_gnuplot(*gnuplot, d.text, dir, log_fd) && fs::exists(options.out_dir / d.plot.png);
+      if (!d.plot.drawn)
+        result.notes.push_back("gnuplot failed on " + (shown / "plots" / d.script.filename()).string() + " (see " +
+                               shown_log.string() + ")");
     }
     result.plots.push_back(d.plot);
   }
+  if (log_fd >= 0) ::close(log_fd);
   return result;
 }
 

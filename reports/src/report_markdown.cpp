@@ -10,6 +10,7 @@
 #include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/phase_table.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/reports/two_axis_table.hpp"
 
 namespace gridfuzz::reports {
@@ -23,13 +24,7 @@ std::string rounded(const CsvRow& row, const char* column, int digits) {
   return v ? significant(*v, digits) : markdown_cell(row.get(column));
 }
 
-std::string code(const std::string& text) {
-  if (text.empty()) return {};
-  std::string out(1, '`');
-  out += markdown_cell(text);
-  out += '`';
-  return out;
-}
+std::string code(const std::string& text) { return markdown_code(text); }
 
 // The verdict columns of the summary, in this order; fail:<kind> verdicts are summed under fail.
 constexpr Verdict::Kind kVerdictColumns[] = {Verdict::Kind::pass,           Verdict::Kind::expected_fail,
@@ -218,18 +213,7 @@ void plots_section(std::ostringstream& out, const std::vector<Plot>& plots) {
 
 }  // namespace
 
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
+std::string markdown_cell(const std::string& text) { return markdown_text(text); }
 
 std::string render_markdown(const ReportInput& input) {
   std::ostringstream out;

@@ -153,7 +153,8 @@ std::string fixed_axes_text(const std::string& along) {
 }  // namespace
 
 std::optional<Drawing> summary_picture(const std::string& kernel, const std::string& device,
-                                       const std::vector<CsvRow>& rows, const fs::path& out_dir) {
+                                       const std::vector<CsvRow>& rows, const fs::path& out_dir,
+                                       const fs::path& shown_dir) {
   std::vector<std::string> variants;
   for (const CsvRow& row : rows)
     if (std::find(variants.begin(), variants.end(), row.get("variant")) == variants.end())
@@ -271,7 +272,7 @@ std::optional<Drawing> summary_picture(const std::string& kernel, const std::str
        << "unset multiplot\n";
 
   std::ostringstream gp;
-  gp << gnuplot_prologue(dir) << png_and_svg(stem, width, height, body.str());
+  gp << gnuplot_prologue(shown_dir / "plots") << png_and_svg(stem, width, height, body.str());
   const fs::path script = dir / (stem + ".gp");
   if (!write_text_file(dir / data_name, data.str()) || !write_text_file(script, gp.str())) return std::nullopt;
   Drawing d;
@@ -279,6 +280,7 @@ std::optional<Drawing> summary_picture(const std::string& kernel, const std::str
   d.plot.png = "plots/" + stem + ".png";
   d.plot.svg = "plots/" + stem + ".svg";
   d.script = script;
+  d.text = gp.str();
   return d;
 }
 

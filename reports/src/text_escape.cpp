@@ -1,5 +1,7 @@
 #include "gridfuzz/reports/text_escape.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -127,12 +129,78 @@ std::string terminal_text(std::string_view text) {
   for_each_piece(
       text,
       [&](std::uint32_t cp, std::string_view bytes) {
-        if (cp != '\n' && is_control(cp))
+        if (is_control(cp))
           for (const char b : bytes) out += hex_byte(static_cast<unsigned char>(b));
         else
           out += bytes;
       },
       [&](unsigned char b) { out += hex_byte(b); });
+  return out;
+}
+
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto word_char = [&](std::size_t i) {
+    if (i >= text.size()) return false;
+    const auto c = static_cast<unsigned char>(text[i]);
+    return std::isalnum(c) != 0 || c >= 0x80;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '&': out += "&amp;"; continue;
+      case '<': out += "&lt;"; continue;
+      case '>': out += "&gt;"; continue;
+      case '\n':
+      case '\r': out += ' '; continue;
+      case '\\': case '`': case '*': case '[': case ']': case '|': case '#': case '~': case '$':
+        out += '\\';
+        out += c;
+        continue;
+      case '_':
+        // Inside a word (moe_vec) an underscore starts no emphasis.
+        if (!(i > 0 && word_char(i - 1) && word_char(i + 1))) out += '\\';
+        out += c;
+        continue;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  if (text.empty()) return {};
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  // A space inside the fence when the text starts or ends with a backtick (stripped when shown).
+  const bool pad = text.front() == '`' || text.back() == '`';
+  std::string out = fence + (pad ? " " : "");
+  for (const char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out + (pad ? " " : "") + fence;
+}
+
+std::string terminal_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = text.find('\n', start);
+    out += terminal_text(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
   return out;
 }
 

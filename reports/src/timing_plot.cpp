@@ -48,7 +48,8 @@ std::string timing_axis(const std::vector<std::pair<const CsvRow*, std::map<std:
 }  // namespace
 
 std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device,
-                                      const std::vector<const CsvRow*>& rows, const fs::path& out_dir) {
+                                      const std::vector<const CsvRow*>& rows, const fs::path& out_dir,
+                                      const fs::path& shown_dir) {
   std::vector<std::pair<const CsvRow*, std::map<std::string, std::string>>> timed;
   for (const CsvRow* row : rows)
     if (timing_of(*row)) timed.emplace_back(row, case_axes(*row));
@@ -192,7 +193,7 @@ std::optional<Drawing> timing_picture(const std::string& operation, const std::s
   body << "unset multiplot\n";
 
   std::ostringstream gp;
-  gp << gnuplot_prologue(dir) << png_and_svg(stem, 1300, ratios.empty() ? 560 : 820, body.str());
+  gp << gnuplot_prologue(shown_dir / "plots") << png_and_svg(stem, 1300, ratios.empty() ? 560 : 820, body.str());
   const fs::path script = dir / (stem + ".gp");
   if (!write_text_file(dir / data_name, data.str()) || !write_text_file(script, gp.str())) return std::nullopt;
   Drawing d;
@@ -201,6 +202,7 @@ std::optional<Drawing> timing_picture(const std::string& operation, const std::s
   d.plot.png = "plots/" + stem + ".png";
   d.plot.svg = "plots/" + stem + ".svg";
   d.script = script;
+  d.text = gp.str();
   return d;
 }
 

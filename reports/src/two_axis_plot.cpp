@@ -18,7 +18,8 @@ constexpr const char* kColours[] = {"#d62728", "#2ca02c", "#1f77b4", "#ff7f0e", 
 
 }  // namespace
 
-std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::path& out_dir) {
+std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::path& out_dir,
+                                        const fs::path& shown_dir) {
   if (table.entries.empty()) return std::nullopt;
   const std::string stem =
       file_slug(table.kernel + "-" + device_slug(table.device) + "-" + table.axis + "-by-" + table.key_axis);
@@ -97,7 +98,7 @@ std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::pat
        << "set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2\n"
        << "plot " << plot.str() << "\n";
   std::ostringstream gp;
-  gp << gnuplot_prologue(dir) << png_and_svg(stem, 1000, 650, body.str());
+  gp << gnuplot_prologue(shown_dir / "plots") << png_and_svg(stem, 1000, 650, body.str());
   const fs::path script = dir / (stem + ".gp");
   if (!write_text_file(dir / data_name, data.str()) || !write_text_file(script, gp.str())) return std::nullopt;
   Drawing d;
@@ -105,6 +106,7 @@ std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const fs::pat
   d.plot.png = "plots/" + stem + ".png";
   d.plot.svg = "plots/" + stem + ".svg";
   d.script = script;
+  d.text = gp.str();
   return d;
 }
 

@@ -19,12 +19,14 @@ namespace gridfuzz::reports::detail {
 struct Drawing {
   Plot plot;
   std::filesystem::path script;
+  std::string text;  // the script's text: what gnuplot reads from a pipe
 };
 
 // A file name part: letters, digits, '.', '_' kept, everything else '-'.
 std::string file_slug(const std::string& text);
 
-// Writes text to path; false when it cannot.
+// Writes text to a new file at path (core/output_file.hpp: created exclusively, never through a
+// link); false when it cannot.
 bool write_text_file(const std::filesystem::path& path, const std::string& text);
 
 // How an outcome is drawn: a gnuplot point type (filled when the case ran, hollow when only
@@ -50,16 +52,22 @@ ValueSlots value_slots(const std::set<std::int64_t>& values);
 // Axes in the order people read them: tokens, top_k, experts, vocab, rows, cols, then the rest.
 int axis_rank(const std::string& axis);
 
+// Each picture's files go to out_dir/plots; its script's fallback folder (gnuplot_prologue) is
+// shown_dir/plots, where the folder will be once in place.
+
 // The per-kernel summary: one panel per axis with a boundary line, one row per variant.
 std::optional<Drawing> summary_picture(const std::string& kernel, const std::string& device,
-                                       const std::vector<CsvRow>& rows, const std::filesystem::path& out_dir);
+                                       const std::vector<CsvRow>& rows, const std::filesystem::path& out_dir,
+                                       const std::filesystem::path& shown_dir);
 
 // Time by tokens (or the axis with most timed values) for every variant of the kernels of one
 // operation (gguf.moe_vec and vllm.moe_vec), with a ratio panel.
 std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device,
-                                      const std::vector<const CsvRow*>& rows, const std::filesystem::path& out_dir);
+                                      const std::vector<const CsvRow*>& rows, const std::filesystem::path& out_dir,
+                                      const std::filesystem::path& shown_dir);
 
 // First failing value of one axis for each value of the other, variants as series.
-std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const std::filesystem::path& out_dir);
+std::optional<Drawing> two_axis_picture(const TwoAxisTable& table, const std::filesystem::path& out_dir,
+                                        const std::filesystem::path& shown_dir);
 
 }  // namespace gridfuzz::reports::detail

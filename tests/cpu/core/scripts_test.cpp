@@ -85,7 +85,7 @@ TEST(Nightly, AllowStaticTestsTheJobAndNeverOffersABaseline) {
   EXPECT_FALSE(contains(r.out, "cp ")) << "a static CSV offered as a baseline\n" << r.out;
   EXPECT_FALSE(contains(r.out, "make this run the baseline")) << r.out;
   EXPECT_TRUE(fs::exists(tmp.path / "a" / "sweep.csv"));
-  EXPECT_TRUE(fs::exists(tmp.path / "a" / "report.md"));
+  EXPECT_TRUE(fs::exists(tmp.path / "a" / "report" / "report.md"));
   EXPECT_FALSE(fs::exists(tmp.path / "a" / "diff.txt"));
 }
 

@@ -69,6 +69,29 @@ TEST(Ledger, ParsesEntriesAndRejectsBadLines) {
   EXPECT_THROW(Ledger::parse("k legacy refused extra"), std::invalid_argument);
 }
 
+// Issue 34: a byte-order mark became part of the first entry's kernel name, so that entry never
+// matched (silently, with the checked-in ledger); a NUL or an escape sequence in a name made an
+// entry no kernel can match, and reached the terminal raw.
+TEST(Ledger, AByteOrderMarkIsSkippedAndNamesNoKernelCanHaveAreRefused) {
+  const Ledger l = Ledger::parse("\xEF\xBB\xBFk legacy refused\nk fixed wrap\n");
+  ASSERT_EQ(l.entries().size(), 2u);
+  EXPECT_EQ(l.entries()[0].kernel, "k");
+  EXPECT_TRUE(l.expects_failure("k", "legacy", prediction("refuse:grid.z")));
+  // A mark anywhere else is no kernel name; nor is a NUL, an ESC, a non-ASCII byte.
+  for (const std::string& bad : {std::string("k legacy refused\n\xEF\xBB\xBFk fixed wrap\n"),
+                                std::string("k\0x legacy refused\n", 19), std::string("k\x1b[31m legacy refused\n"),
+                                std::string("k legacy\xC3\xA9 refused\n"), std::string("k/x legacy refused\n")}) {
+    try {
+      Ledger::parse(bad, "the-ledger");
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("the-ledger:", 0), 0u) << e.what();
+    }
+  }
+  // Comments may hold any text.
+  EXPECT_EQ(Ledger::parse("k legacy refused # caf\xC3\xA9 \x01\n").entries().size(), 1u);
+}
+
 TEST(Ledger, ExpectsFailureOnlyWhereItsConditionHolds) {
   const Ledger l = Ledger::parse("k legacy refused\nk wrapvar wrap\nk bad always\n");
   EXPECT_TRUE(l.expects_failure("k", "legacy", prediction("refuse:grid.z")));

@@ -51,8 +51,33 @@ TEST(TextEscape, TerminalTextShowsControlsAsHexAndKeepsText) {
   EXPECT_EQ(terminal_text("\x1b[2Jgone"), "\\x1B[2Jgone");
   EXPECT_EQ(terminal_text(std::string("before\0after", 12)), "before\\x00after");
   EXPECT_EQ(terminal_text("bad\xFF"), "bad\\xFF");
-  EXPECT_EQ(terminal_text("two\nlines \xC3\xA9"), "two\nlines \xC3\xA9");
+  // Issue 34: a field or an error with a line break forged a line of its own on stderr.
+  EXPECT_EQ(terminal_text("two\nlines \xC3\xA9"), "two\\x0Alines \xC3\xA9");
+  EXPECT_EQ(terminal_text("x\ngridfuzz: sweep passed\r"), "x\\x0Agridfuzz: sweep passed\\x0D");
   EXPECT_EQ(terminal_text("\xC2\x9B" "31m"), "\\xC2\\x9B31m");  // CSI as a C1 control
+}
+
+// Issue 34: report.md passed a field's HTML and Markdown through (a tag, a link, emphasis).
+TEST(TextEscape, MarkdownTextMakesNoMarkup) {
+  EXPECT_EQ(markdown_text("<img src=x onerror=alert(1)>"), "&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(markdown_text("[click](javascript:x) **b** `c` a|b ~s~ $m$ #h \\"),
+            "\\[click\\](javascript:x) \\*\\*b\\*\\* \\`c\\` a\\|b \\~s\\~ \\$m\\$ \\#h \\\\");
+  EXPECT_EQ(markdown_text("&amp; _x_ moe_vec top_k"), "&amp;amp; \\_x\\_ moe_vec top_k");
+  EXPECT_EQ(markdown_text("two\nlines"), "two lines");
+}
+
+TEST(TextEscape, MarkdownCodeCannotBeEndedByItsText) {
+  EXPECT_EQ(markdown_code("k/v/1/n=1"), "`k/v/1/n=1`");
+  EXPECT_EQ(markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code("`x``"), "``` `x`` ```");
+  EXPECT_EQ(markdown_code("<b>|"), "`<b>\\|`");
+  EXPECT_EQ(markdown_code(""), "");
+}
+
+TEST(TextEscape, TerminalLinesKeepTheLinesGridfuzzComposed) {
+  EXPECT_EQ(terminal_lines("gate: failed\n  new failure \x1b[2J\n"), "gate: failed\n  new failure \\x1B[2J\n");
+  EXPECT_EQ(terminal_lines("a\r\nb"), "a\\x0D\nb");
+  EXPECT_EQ(terminal_lines(""), "");
 }
 
 }  // namespace

@@ -37,6 +37,28 @@ TEST(CrashNote, TheParentReadsOnePrintableLine) {
   std::filesystem::remove(path);
 }
 
+// A link at the note's path (planted, or a crafted GRIDFUZZ_CRASH_NOTE) was followed: its target
+// truncated and overwritten by the dying worker, and truncated again by the parent.
+TEST(CrashNote, NeverWrittenThroughALink) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gridfuzz-note-link-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "victim") << "victim";
+  std::filesystem::create_symlink(dir / "victim", dir / "note");
+  std::filesystem::create_symlink(dir / "created", dir / "dangling");
+  ASSERT_EQ(setenv(kCrashNoteEnv, (dir / "note").c_str(), 1), 0);
+  leave_crash_note("last words");
+  ASSERT_EQ(setenv(kCrashNoteEnv, (dir / "dangling").c_str(), 1), 0);
+  leave_crash_note("last words");
+  unsetenv(kCrashNoteEnv);
+  take_crash_note((dir / "note").string());
+  std::ifstream in(dir / "victim");
+  std::string text;
+  std::getline(in, text);
+  EXPECT_EQ(text, "victim");
+  EXPECT_FALSE(std::filesystem::exists(dir / "created"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CrashNote, NoEnvironmentNoFile) {
   unsetenv(kCrashNoteEnv);
   leave_crash_note("only on stderr");

@@ -24,4 +24,8 @@ std::string render_junit(const std::vector<CsvRow>& rows);
 
 std::string render_gate_junit(const BaselineDiff& diff);
 
+// Whether a file's first bytes are those of a JUnit file gridfuzz wrote (either of the above):
+// what `diff --junit FILE` may replace.
+bool is_gridfuzz_junit(std::string_view head);
+
 }  // namespace gridfuzz::reports

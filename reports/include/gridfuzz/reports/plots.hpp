@@ -9,7 +9,12 @@
 //
 // The data files and gnuplot scripts are always written (under DIR/plots) and find their data
 // beside themselves, so they can be drawn later from any folder; gnuplot runs only when it is
-// found. A missing or failing gnuplot is a note, never an error: plots must not fail a report.
+// found, reading each script from a pipe. A missing or failing gnuplot is a note, never an
+// error: plots must not fail a report.
+//
+// Every file is created new (core/output_file.hpp), and gnuplot writes its pictures by path:
+// out_dir must be a folder only gridfuzz writes into, as `report --out` gives it (FreshFolder's
+// private staging folder).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -36,6 +41,9 @@ struct PlotResult {
   std::vector<std::string> notes;  // gnuplot missing, a script that failed
 };
 
-PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options);
+// `shown_dir`: where out_dir will be once in place (report --out renames its staging folder): the
+// folder named in notes, and the one a script piped into gnuplot later draws in. Empty: out_dir.
+PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options,
+                       const std::filesystem::path& shown_dir = {});
 
 }  // namespace gridfuzz::reports

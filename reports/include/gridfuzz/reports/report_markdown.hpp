@@ -22,7 +22,7 @@ struct ReportInput {
 
 std::string render_markdown(const ReportInput& input);
 
-// Text safe inside a Markdown table cell (| escaped, line breaks flattened).
+// Text safe inside a Markdown table cell, list item or heading: markdown_text (text_escape.hpp).
 std::string markdown_cell(const std::string& text);
 
 }  // namespace gridfuzz::reports

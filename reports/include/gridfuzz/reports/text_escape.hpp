@@ -25,8 +25,26 @@ std::string gnuplot_string(std::string_view text);
 // cannot hold them at all) as U+FFFD.
 std::string xml_escape(std::string_view text);
 
-// Text for a terminal or a log: valid UTF-8 kept, every control character but LF (ESC, NUL, CR,
-// DEL, C1, ...) and every invalid byte shown as \xNN. No escape sequence, no hidden text.
+// Text for one line of a terminal or a log (a message, a note, a field): valid UTF-8 kept, every
+// control character (ESC, NUL, CR, LF, DEL, C1, ...) and every invalid byte shown as \xNN. No
+// escape sequence, no hidden text, and no line break: a field or an error cannot start a line
+// that looks like another message.
 std::string terminal_text(std::string_view text);
+
+// Text for Markdown (report.md), in a table cell, a list item or a heading: shows as the same
+// characters and makes no markup. HTML's & < > become entities (no tag, no entity of the
+// field's own), Markdown's punctuation that could start markup (\ ` * _ [ ] | # ~ $) is
+// backslash-escaped (_ only where it could start or end emphasis, so moe_vec stays as it is),
+// line breaks become spaces.
+std::string markdown_text(std::string_view text);
+
+// A Markdown code span (`text`) in a table cell: the fence is longer than any run of backticks in
+// the text (so the text cannot end it), | is escaped for the table, line breaks become spaces.
+// Inside a code span HTML and Markdown are shown, never interpreted.
+std::string markdown_code(std::string_view text);
+
+// Lines that gridfuzz composed (a report, the diff's lists) for a terminal: each line through
+// terminal_text, the line breaks between them kept.
+std::string terminal_lines(std::string_view text);
 
 }  // namespace gridfuzz::reports
