@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <map>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -178,14 +176,6 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
     t.boundary_cases = std::move(cases);
     t.tiers = std::move(tiers);
   }
-}
-
-std::string save_to_corpus(const Case& c, const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  const std::string path = (std::filesystem::path(dir) / (c.id() + ".replay")).string();
-  std::ofstream f(path);
-  if (!(f << c.replay() << "\n")) throw std::runtime_error("--save-corpus: cannot write " + path);
-  return path;
 }
 
 namespace {

@@ -53,10 +53,6 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
 // (the most any variant needs: the sweep runs one shape for every variant).
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p);
 
-// Writes the case's replay string to DIR/<case id>.replay (one line), creating DIR; returns the
-// path. The failure corpus (properties/corpus) is such a folder.
-std::string save_to_corpus(const Case& c, const std::string& dir);
-
 // Random valid-looking params (check() may still reject some: the caller discards those).
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries);
 
