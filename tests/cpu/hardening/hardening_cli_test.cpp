@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "../../support/run_gridfuzz.hpp"
+#include "../../support/temp_dir.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 
 namespace fs = std::filesystem;
@@ -24,25 +25,11 @@ namespace {
 
 using Result = gridfuzz::testing::CommandResult;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("gridfuzz-hardening-" + std::to_string(getpid()) + "-" +
-                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using gridfuzz::testing::TempDir;
+using gridfuzz::testing::slurp;
+using gridfuzz::testing::write;
 
 Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 std::size_t backups_in(const fs::path& dir) {
   std::size_t n = 0;
