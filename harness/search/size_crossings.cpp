@@ -93,11 +93,11 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
   for_each_searched_axis(k, base, skip_axes, [&](const AxisSpec& axis, const Params& at_max) {
     // This axis times each other sized axis, when this one is sized too (the other stays at
     // `base` along this axis).
+    const bool is_sized = std::find(sized.begin(), sized.end(), axis.name) != sized.end();
     std::vector<std::string> partners;
-    if (std::find(sized.begin(), sized.end(), axis.name) != sized.end())
+    if (is_sized)
       for (const std::string& other : sized)
         if (other != axis.name) partners.push_back(other);
-    const bool is_sized = !partners.empty() || std::find(sized.begin(), sized.end(), axis.name) != sized.end();
     auto sizes_at = [&](const Params& p) {
       std::vector<CallSize> sizes = call_sizes(k, variant, p, limits);
       const auto mine = int_value(p, axis.name);
