@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "gridfuzz/core/text_file.hpp"
 
@@ -36,6 +37,12 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
       ->check(whole_number(std::uint64_t{1} << 30));
   cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
   cmd.add_flag("--in-process", o.in_process, "run cases in this process (debugging; a fault ends gridfuzz)");
+  cmd.add_option("--workers-per-device", o.workers_per_device,
+                 "worker processes per GPU, running cases side by side while their memory fits (default: 1 with "
+                 "--timing, else half the host's cores, at most 8)")
+      ->check(CLI::Range(1, 64));
+  cmd.add_flag("--process-per-case", o.process_per_case,
+               "start a fresh worker process for every case (isolation; slower)");
   cmd.add_flag("--static", o.static_only, "predictions only, even where a GPU is present");
 }
 
@@ -48,6 +55,12 @@ std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
                      "--budget-mib", std::to_string(o.budget_mib)});
   if (!o.ledger.empty()) a.insert(a.end(), {"--ledger", o.ledger});
   return a;
+}
+
+int workers_per_device_for(const EngineOptions& o, unsigned host_cores) {
+  if (o.workers_per_device > 0) return o.workers_per_device;
+  if (o.timing || o.in_process) return 1;
+  return static_cast<int>(std::clamp(host_cores / 2, 1u, 8u));
 }
 
 RunOptions run_options(const EngineOptions& o) {
@@ -126,6 +139,11 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options, std:
   if (!on_device()) devices_.clear();
   if (options_.in_process && devices_.size() > 1)
     throw UsageError("--in-process runs on one device; it cannot be combined with several --devices");
+  if (options_.in_process && (options_.workers_per_device > 1 || options_.process_per_case))
+    throw UsageError("--in-process runs no worker: it excludes --workers-per-device and --process-per-case");
+  if (options_.timing && options_.workers_per_device > 1)
+    throw UsageError("--timing times each case with the GPU to itself: it excludes --workers-per-device " +
+                     std::to_string(options_.workers_per_device));
   try {
     env_.ledger = load_ledger(options.ledger);
   } catch (const UsageError&) {
@@ -155,7 +173,12 @@ Executor& Session::executor() {
       executor_ = std::make_unique<InProcessExecutor>(env_, devices_.front(), run_options(options_));
     else
       executor_ = std::make_unique<WorkerPoolExecutor>(
-          env_, devices_, [this](int device) { return worker_argv(options_, device); }, options_.timeout_s);
+          env_, devices_, [this](int device) { return worker_argv(options_, device); },
+          WorkerPoolOptions{.timeout_s = options_.timeout_s,
+                            .workers_per_device = workers_per_device_for(options_, std::thread::hardware_concurrency()),
+                            .memory_capacity = options_.budget_mib ? options_.budget_mib << 20
+                                                                   : default_memory_budget(limits_.limits),
+                            .process_per_case = options_.process_per_case});
   }
   return *executor_;
 }

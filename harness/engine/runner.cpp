@@ -25,12 +25,6 @@ namespace {
 
 void sync_context() { device::check(device::driver().cuCtxSynchronize(), "cuCtxSynchronize"); }
 
-std::uint64_t free_device_memory() {
-  size_t free = 0, total = 0;
-  device::check(device::driver().cuMemGetInfo(&free, &total), "cuMemGetInfo");
-  return free;
-}
-
 // The output specs alone (inputs shrunk to nothing), for the reference copies.
 std::vector<BufferSpec> outputs_only(std::vector<BufferSpec> specs) {
   for (auto& s : specs)
@@ -303,6 +297,19 @@ Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimit
 
 }  // namespace
 
+std::uint64_t default_memory_budget(const DeviceLimits& limits) {
+  constexpr std::uint64_t kWorkersReserve = std::uint64_t{2} << 30;
+  const std::uint64_t usable = limits.total_mem_bytes > kWorkersReserve ? limits.total_mem_bytes - kWorkersReserve : 0;
+  return usable / 10 * 9;
+}
+
+std::uint64_t case_device_need(const BoundCase& bound) {
+  // The comparison's and the fill's scratch: small next to any buffer worth admitting.
+  constexpr std::uint64_t kHarnessScratch = std::uint64_t{64} << 20;
+  const auto specs = bound.buffers();
+  return GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs)) + kHarnessScratch;
+}
+
 std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, const std::string& variant) {
   std::unique_ptr<BoundCase> bound;
   try {
@@ -343,8 +350,8 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   };
 
   const auto specs = bound->buffers();
-  const std::uint64_t need = GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs));
-  const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : free_device_memory() / 10 * 9;
+  const std::uint64_t need = case_device_need(*bound);
+  const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : default_memory_budget(limits);
   if (need > budget) {
     obs.observed = {Observed::Kind::skipped, "over-budget"};
     r.detail = "needs " + std::to_string(need) + " bytes of device memory, budget " + std::to_string(budget);

@@ -68,8 +68,9 @@ void WorkerClient::start() {
   pid_ = pid;
   to_child_ = down[1];
   from_child_ = up[0];
-  if (started_once_) ++restarts_;
+  if (started_once_ && !retired_) ++restarts_;
   started_once_ = true;
+  retired_ = false;
 }
 
 std::string WorkerClient::reap_reason() {
@@ -90,6 +91,16 @@ void WorkerClient::stop() {
   reap_reason();
   close(from_child_);
   pid_ = -1;
+}
+
+void WorkerClient::retire() {
+  if (pid_ > 0) {
+    close(to_child_);  // end of input: the worker returns from its loop and exits
+    reap_reason();
+    close(from_child_);
+    pid_ = -1;
+  }
+  retired_ = true;
 }
 
 WorkerReply WorkerClient::run(const std::string& replay) {

@@ -11,47 +11,91 @@
 namespace gridfuzz {
 
 WorkerPool::WorkerPool(std::vector<int> devices, std::function<std::vector<std::string>(int)> make_argv,
-                       double timeout_s)
-    : devices_(std::move(devices)) {
+                       WorkerPoolOptions options)
+    : devices_(std::move(devices)), options_(options) {
   if (devices_.empty()) throw std::invalid_argument("WorkerPool: no device");
-  for (int d : devices_) workers_.push_back(std::make_unique<WorkerClient>(make_argv(d), timeout_s));
+  if (options_.workers_per_device < 1) throw std::invalid_argument("WorkerPool: workers per device must be >= 1");
+  const bool shared = options_.workers_per_device > 1 && options_.memory_capacity > 0;
+  for (int d : devices_) {
+    MemoryAdmission* admission = nullptr;
+    if (shared) admission = admissions_.emplace_back(std::make_unique<MemoryAdmission>(options_.memory_capacity)).get();
+    for (int w = 0; w < options_.workers_per_device; ++w)
+      slots_.push_back({d, std::make_unique<WorkerClient>(make_argv(d), options_.timeout_s), admission});
+  }
 }
 
 int WorkerPool::restarts() const {
   int n = 0;
-  for (const auto& w : workers_) n += w->restarts();
+  for (const auto& s : slots_) n += s.worker->restarts();
   return n;
 }
 
 void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
-                     const std::function<bool()>& should_stop) {
-  std::atomic<std::size_t> next{0};
+                     const std::function<bool()>& should_stop,
+                     const std::function<std::uint64_t(std::size_t)>& bytes_of) {
+  std::size_t next = 0;
   std::atomic<bool> failed{false};
   std::exception_ptr first_error;
+  std::mutex take;    // hands out the cases and their places in their device's line, in one order
   std::mutex report;
+  const bool side_by_side = options_.workers_per_device > 1;
   std::vector<std::thread> threads;
-  for (std::size_t slot = 0; slot < workers_.size(); ++slot) {
-    threads.emplace_back([&, slot] {
+  for (Slot& slot : slots_) {
+    threads.emplace_back([&, slot_ptr = &slot] {
+      Slot& s = *slot_ptr;
       try {
-        for (std::size_t i = next++; i < replays.size(); i = next++) {
+        for (;;) {
+          std::size_t i = 0;
+          std::uint64_t bytes = 0, ticket = 0;
+          {
+            std::lock_guard<std::mutex> lock(take);
+            if (failed || next >= replays.size() || (should_stop && should_stop())) break;
+            i = next++;
+            if (s.admission) {
+              bytes = bytes_of ? bytes_of(i) : s.admission->capacity();
+              ticket = s.admission->queue();
+            }
+          }
+          MemoryAdmission::Grant grant;
+          if (s.admission) grant = s.admission->admit(ticket, bytes);
+          // It may have waited for memory: a stop asked meanwhile still holds.
           if (failed || (should_stop && should_stop())) break;
           Result r;
           r.index = i;
-          r.device = devices_[slot];
-          r.reply = workers_[slot]->run(replays[i]);
+          r.device = s.device;
+          r.reply = s.worker->run(replays[i]);
           // A worker that died without a word may have been killed from outside: give the case one
           // more chance on a fresh worker before recording the crash. Timeouts are not retried.
           if (r.reply.status == WorkerReply::Status::crashed) {
-            r.reply = workers_[slot]->run(replays[i]);
+            r.reply = s.worker->run(replays[i]);
             r.attempts = 2;
           }
+          grant.release();
+          // Out of memory beside other cases: again with the GPU to itself (behind the cases
+          // already in line), so the verdict does not depend on what ran beside it.
+          if (side_by_side && r.reply.status == WorkerReply::Status::record &&
+              r.reply.record.observed.kind == Observed::Kind::oom) {
+            if (s.admission) {
+              std::uint64_t again = 0;
+              {
+                std::lock_guard<std::mutex> lock(take);
+                again = s.admission->queue();
+              }
+              grant = s.admission->admit(again, bytes, /*alone=*/true);
+            }
+            r.reply = s.worker->run(replays[i]);
+            ++r.attempts;
+            r.ran_alone = true;
+            grant.release();
+          }
+          if (options_.process_per_case) s.worker->retire();
           std::lock_guard<std::mutex> lock(report);
           if (failed) break;
           on_result(r);
         }
       } catch (...) {
         // An error here (a row that cannot be written, a worker that cannot start) ends the run
-        // for every device and reaches the caller; thrown out of a thread it would end the process.
+        // for every worker and reaches the caller; thrown out of a thread it would end the process.
         std::lock_guard<std::mutex> lock(report);
         if (!failed.exchange(true)) first_error = std::current_exception();
       }

@@ -3,8 +3,9 @@
 namespace gridfuzz {
 
 WorkerPoolExecutor::WorkerPoolExecutor(const Environment& env, std::vector<int> devices,
-                                       std::function<std::vector<std::string>(int)> make_argv, double timeout_s)
-    : env_(env), pool_(std::move(devices), std::move(make_argv), timeout_s) {}
+                                       std::function<std::vector<std::string>(int)> make_argv,
+                                       WorkerPoolOptions options)
+    : env_(env), pool_(std::move(devices), std::move(make_argv), options) {}
 
 CaseRecord WorkerPoolExecutor::record_of(const Case& c, const WorkerReply& reply, int device) const {
   if (reply.status == WorkerReply::Status::record) {
@@ -25,10 +26,15 @@ void WorkerPoolExecutor::run(const std::vector<Case>& cases, const RecordSink& o
   std::vector<std::string> replays;
   replays.reserve(cases.size());
   for (const Case& c : cases) replays.push_back(c.replay());
+  // What each case needs on its GPU, from its buffer specs (host only): bound once, when taken.
+  const auto bytes_of = [&](std::size_t i) {
+    const Case& c = cases[i];
+    return case_device_need(*bind_case(env_.kernel(c.kernel), c.params, c.variant));
+  };
   pool_.run(
       replays,
       [&](const WorkerPool::Result& r) { on_record(cases[r.index], record_of(cases[r.index], r.reply, r.device)); },
-      should_stop);
+      should_stop, bytes_of);
 }
 
 }  // namespace gridfuzz

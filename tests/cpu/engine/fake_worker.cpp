@@ -2,7 +2,7 @@
 // processes: the case's variant says what to do.
 //   reply: answer with a record   crash: SIGSEGV   abort: abort()   hang: never answer
 //   reply-then-exit: answer, then exit (like a worker after a sticky fault)
-//   slow: answer after 1 s      crash-once: crash unless the file named by the case's params
+//   slow: answer after 1 s      oom: a record observed out of memory   crash-once: crash unless the file named by the case's params
 //   (marker=PATH) exists, which it creates first (a worker killed from outside, once)
 // argv[1], when given, is the device the worker serves; it comes back as the record's device_index.
 #include <unistd.h>
@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     record.context.run_id = std::to_string(getpid());
     if (argc > 1) record.context.device_index = std::atoi(argv[1]);
     record.context_lost = c.variant == "reply-then-exit";
+    if (c.variant == "oom") record.observed = {gridfuzz::Observed::Kind::oom, ""};
     gridfuzz::write_record_reply(stdout, record);
     if (c.variant == "reply-then-exit") return 0;
   }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "gridfuzz/engine/worker_pool.hpp"
 
@@ -16,8 +17,11 @@ using gridfuzz::WorkerPool;
 using gridfuzz::WorkerReply;
 
 namespace {
-WorkerPool make_pool(std::vector<int> devices) {
-  return WorkerPool(devices, [](int d) { return std::vector<std::string>{FAKE_WORKER, std::to_string(d)}; }, 20);
+WorkerPool make_pool(std::vector<int> devices, gridfuzz::WorkerPoolOptions options = {.timeout_s = 20}) {
+  return WorkerPool(devices, [](int d) { return std::vector<std::string>{FAKE_WORKER, std::to_string(d)}; }, options);
+}
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 std::string replay(const std::string& variant, int n) { return "fake/" + variant + "/1/n=" + std::to_string(n); }
 }  // namespace
@@ -97,6 +101,67 @@ TEST(WorkerPool, AnErrorInOneDevicesThreadReachesTheCaller) {
                         }),
                std::runtime_error);
   EXPECT_EQ(reported, 3) << "no result is reported after the error";
+}
+
+TEST(WorkerPool, SeveralWorkersOnOneDeviceRunCasesSideBySideWhileTheirMemoryFits) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  EXPECT_EQ(pool.workers(), 2);
+  const std::vector<std::string> cases{replay("slow", 0), replay("slow", 1)};
+  std::vector<std::size_t> seen;
+  auto t0 = std::chrono::steady_clock::now();
+  pool.run(cases, [&](const WorkerPool::Result& r) { seen.push_back(r.index); }, {}, [](std::size_t) { return 50; });
+  EXPECT_EQ(seen.size(), 2u);
+  EXPECT_LT(seconds_since(t0), 1.8) << "two 1-second cases that fit together run at once";
+
+  // The same two cases when they do not fit together: one after the other.
+  t0 = std::chrono::steady_clock::now();
+  pool.run(cases, [](const WorkerPool::Result&) {}, {}, [](std::size_t) { return 60; });
+  EXPECT_GE(seconds_since(t0), 2.0) << "60 + 60 > 100: the second waits for the first";
+}
+
+TEST(WorkerPool, ACaseOutOfMemoryBesideOthersRunsAgainAlone) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  std::vector<WorkerPool::Result> results;
+  pool.run({replay("oom", 0), replay("reply", 1)}, [&](const WorkerPool::Result& r) { results.push_back(r); }, {},
+           [](std::size_t) { return 10; });
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    EXPECT_EQ(r.ran_alone, r.index == 0);
+    EXPECT_EQ(r.attempts, r.index == 0 ? 2 : 1);
+  }
+  EXPECT_EQ(pool.restarts(), 0);
+}
+
+TEST(WorkerPool, OneWorkerPerDeviceNeverRunsACaseTwiceForMemory) {
+  auto pool = make_pool({0});
+  std::vector<WorkerPool::Result> results;
+  pool.run({replay("oom", 0)}, [&](const WorkerPool::Result& r) { results.push_back(r); });
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].attempts, 1) << "alone already: its out-of-memory is its verdict";
+  EXPECT_FALSE(results[0].ran_alone);
+}
+
+TEST(WorkerPool, AProcessPerCaseGivesEveryCaseAFreshWorkerWithoutCountingRestarts) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .process_per_case = true});
+  std::set<std::string> pids;
+  std::vector<std::string> cases;
+  for (int i = 0; i < 4; ++i) cases.push_back(replay("reply", i));
+  pool.run(cases, [&](const WorkerPool::Result& r) { pids.insert(r.reply.record.context.run_id); });
+  EXPECT_EQ(pids.size(), 4u) << "the fake worker's run_id is its pid";
+  EXPECT_EQ(pool.restarts(), 0);
+}
+
+TEST(WorkerPool, StopAskedWhileACaseWaitsForMemoryStartsNothingMore) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 3, .memory_capacity = 100});
+  std::vector<std::string> cases;
+  for (int i = 0; i < 6; ++i) cases.push_back(replay("slow", i));
+  std::atomic<int> reported{0};
+  // Each case needs the whole GPU: the first runs (1 s), the next two wait for memory; the stop
+  // comes while they wait.
+  const auto stop_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  pool.run(cases, [&](const WorkerPool::Result&) { ++reported; },
+           [&] { return std::chrono::steady_clock::now() > stop_at; }, [](std::size_t) { return 100; });
+  EXPECT_EQ(reported.load(), 1) << "the cases waiting for memory when the stop came never start";
 }
 
 TEST(WorkerPool, DeviceListParsing) {

@@ -51,12 +51,13 @@ class InProcessExecutor final : public Executor {
   RunOptions options_;
 };
 
-// One worker process per device (worker_pool.hpp); a worker that dies or hangs leaves a record
-// judged here from what was seen (`fault:worker-<why>`, `timeout`).
+// Worker processes, one or more per device (worker_pool.hpp; several share a GPU by the cases'
+// memory, case_device_need); a worker that dies or hangs leaves a record judged here from what
+// was seen (`fault:worker-<why>`, `timeout`).
 class WorkerPoolExecutor final : public Executor {
  public:
   WorkerPoolExecutor(const Environment& env, std::vector<int> devices,
-                     std::function<std::vector<std::string>(int device)> make_argv, double timeout_s);
+                     std::function<std::vector<std::string>(int device)> make_argv, WorkerPoolOptions options);
   void run(const std::vector<Case>& cases, const RecordSink& on_record, const std::function<bool()>& should_stop) override;
   int worker_restarts() const override { return pool_.restarts(); }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gridfuzz/core/case.hpp"
+#include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/kernel.hpp"
 #include "gridfuzz/core/ledger.hpp"
 #include "gridfuzz/core/oracle_result.hpp"
@@ -20,8 +21,17 @@ struct RunOptions {
   int warmup = 2;
   int samples = 10;
   std::size_t reference_samples = 256;
-  std::uint64_t memory_budget_bytes = 0;  // 0: 90% of the device's free memory
+  std::uint64_t memory_budget_bytes = 0;  // 0: default_memory_budget of the device
 };
+
+// The device memory a case may use unless told otherwise: 90% of the device's memory less 2 GiB
+// for the contexts and libraries of the workers. A function of the device alone (not of what is
+// free at the moment), so a case's verdict is the same however many cases run beside it.
+std::uint64_t default_memory_budget(const DeviceLimits& limits);
+
+// The device memory a bound case needs: its buffers with guard zones and the split reference's
+// outputs (what the runner allocates), plus a margin for the harness's own scratch.
+std::uint64_t case_device_need(const BoundCase& bound);
 
 struct Timing {
   // Call time: CUDA events around the whole production call (host code between launches included).

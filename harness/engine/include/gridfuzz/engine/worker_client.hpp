@@ -27,6 +27,9 @@ class WorkerClient {
   WorkerClient& operator=(const WorkerClient&) = delete;
 
   WorkerReply run(const std::string& replay);
+  // Ends the worker after its case (its input closed, it exits), so the next case starts a fresh
+  // one; that start is not counted as a restart.
+  void retire();
   int restarts() const { return restarts_; }
 
  private:
@@ -40,6 +43,7 @@ class WorkerClient {
   int to_child_ = -1, from_child_ = -1;
   int restarts_ = 0;
   bool started_once_ = false;
+  bool retired_ = false;             // the next start follows a retire(), not a death
   std::string note_path_;            // the worker's crash-note file (crash_note.hpp), one per client
 };
 
