@@ -1,55 +1,83 @@
-// `gridfuzz replay REPLAY | CSV:ROW`: re-run exactly one recorded case.
+// `gridfuzz replay REPLAY | CSV:ROW | CSV [--failing]`: re-run recorded cases: one replay string,
+// one row of a CSV, or every row of a CSV (only the failing ones with --failing), as one batch.
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include "gridfuzz/app/commands.hpp"
-#include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/app/session.hpp"
 #include "gridfuzz/core/output_file.hpp"
+#include "gridfuzz/reports/csv_reader.hpp"
 
 namespace gridfuzz::app {
-
-int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path);
-
 namespace {
 
-// "file.csv:7" -> the file; nothing for a replay string.
-std::optional<std::string> csv_of(const std::string& text) {
+// What the argument names: a replay string, one data row of a CSV (1-based), or all its rows.
+struct ReplaySource {
+  std::optional<std::string> csv;  // the CSV file, when the argument names one
+  std::optional<std::uint64_t> row;
+};
+
+ReplaySource source_of(const std::string& text) {
   const std::size_t at = text.rfind(".csv:");
-  if (at == std::string::npos) return std::nullopt;
-  return text.substr(0, at + 4);
+  if (at != std::string::npos) return {text.substr(0, at + 4), parse_u64(text.substr(at + 5), "replay row")};
+  if (text.size() > 4 && text.ends_with(".csv")) return {text, std::nullopt};
+  return {};
 }
 
-// "file.csv:7" -> the replay string of data row 7 (1-based); anything else is a replay string.
-std::string resolve_replay(const std::string& text) {
-  const std::size_t at = text.rfind(".csv:");
-  if (at == std::string::npos) return text;
-  const std::string path = text.substr(0, at + 4);
-  const std::uint64_t n = parse_u64(text.substr(at + 5), "replay row");
-  const auto rows = reports::read_csv(path).rows;
-  if (n == 0 || n > rows.size())
-    throw UsageError("replay: " + path + " has " + std::to_string(rows.size()) + " rows, not row " + std::to_string(n));
-  return rows[n - 1].get("replay");
+// The cases the argument names, each once (a CSV may hold a case twice: resumed runs, merges).
+std::vector<Case> cases_of(const std::string& text, const ReplaySource& source, bool failing_only) {
+  if (!source.csv) {
+    if (failing_only) throw UsageError("replay --failing takes a CSV file, not a replay string");
+    return {Case::parse_replay(text)};
+  }
+  const auto rows = reports::read_csv(*source.csv).rows;
+  std::vector<std::string> replays;
+  if (source.row) {
+    if (failing_only) throw UsageError("replay --failing takes a whole CSV, not one row (" + text + ")");
+    const std::uint64_t n = *source.row;
+    if (n == 0 || n > rows.size())
+      throw UsageError("replay: " + *source.csv + " has " + std::to_string(rows.size()) + " rows, not row " +
+                       std::to_string(n));
+    replays.push_back(rows[n - 1].get("replay"));
+  } else {
+    for (const auto& row : rows)
+      if (!failing_only || (row.outcome().verdict && row.outcome().verdict->fails_run()))
+        replays.push_back(row.get("replay"));
+  }
+  std::vector<Case> cases;
+  std::set<std::string> ids;
+  for (const std::string& r : replays) {
+    Case c = Case::parse_replay(r);
+    if (ids.insert(c.id()).second) cases.push_back(std::move(c));
+  }
+  if (cases.empty())
+    std::cerr << "note: " << *source.csv << " holds no " << (failing_only ? "failing " : "") << "row to replay\n";
+  return cases;
 }
 
 }  // namespace
 
 Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
   auto text = std::make_shared<std::string>();
+  auto failing = std::make_shared<bool>(false);
   auto engine = std::make_shared<EngineOptions>();
-  auto* cmd = app.add_subcommand("replay", "re-run one recorded case: a replay string or CSV:ROW (1-based)");
-  cmd->add_option("case", *text, "KERNEL/VARIANT/SEED/params, or file.csv:ROW")->required();
+  auto* cmd = app.add_subcommand(
+      "replay", "re-run recorded cases: a replay string, CSV:ROW (1-based), or every row of a CSV (--failing: the failing ones)");
+  cmd->add_option("case", *text, "KERNEL/VARIANT/SEED/params, file.csv:ROW, or file.csv")->required();
+  cmd->add_flag("--failing", *failing, "with a whole CSV: only the rows whose verdict fails a run");
   add_engine_options(*cmd, *engine);
-  return [text, engine, &global]() -> int {
-    // An output never names an input of its command: the row replayed is not appended to its CSV.
-    if (const auto from = csv_of(*text); from && !engine->csv.empty() && is_same_file(engine->csv, *from))
-      throw UsageError("--csv '" + engine->csv + "' is the same file as the CSV the case is read from, '" + *from +
-                       "': an output never replaces or extends an input of the command");
+  return [text, failing, engine, &global]() -> int {
+    const ReplaySource source = source_of(*text);
+    // An output never names an input of its command: the rows replayed are not appended to their CSV.
+    if (source.csv && !engine->csv.empty() && is_same_file(engine->csv, *source.csv))
+      throw UsageError("--csv '" + engine->csv + "' is the same file as the CSV the cases are read from, '" +
+                       *source.csv + "': an output never replaces or extends an input of the command");
     Session session(global, *engine);
-    Case c;
+    std::vector<Case> cases;
     try {
-      c = Case::parse_replay(resolve_replay(*text));
+      cases = cases_of(*text, source, *failing);
     } catch (const reports::CsvIoError&) {
       throw;  // a read error: the environment
     } catch (const reports::CsvError& e) {
@@ -57,7 +85,7 @@ Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("replay: ") + e.what());
     }
-    return run_cases(session, {c}, engine->csv);
+    return run_cases(session, cases, engine->csv);
   };
 }
 

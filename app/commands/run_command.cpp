@@ -28,19 +28,23 @@ struct RunArgs {
 }  // namespace
 
 int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path) {
+  for (const Case& c : cases) session.validate(c);  // before the CSV is opened: bad input changes no file
   std::optional<reporters::CsvReporter> csv;
   if (!csv_path.empty()) csv.emplace(csv_path);
   reporters::ConsoleReporter console(std::cout);
   if (!session.on_device())
     std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
               << " (observed = static)\n";
+  // One batch: the executor's workers take the cases side by side (rows in completion order).
   int failures = 0;
-  for (const Case& c : cases) {
-    const CaseRecord record = session.execute(c);
+  std::size_t ran = 0;
+  session.executor().run(cases, [&](const Case&, const CaseRecord& record) {
     if (csv) csv->report(record);
     console.report(record);
     failures += record.verdict.fails_run();
-  }
+    ++ran;
+  }, {});
+  if (ran != cases.size()) throw std::logic_error("the executor left " + std::to_string(cases.size() - ran) + " case(s) without a record");
   std::cout << cases.size() << " case(s), " << failures << " failing" << (session.worker_restarts() ? ", worker restarts: " + std::to_string(session.worker_restarts()) : "") << "\n";
   return failures ? kFound : kOk;
 }

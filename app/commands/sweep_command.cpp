@@ -40,7 +40,7 @@ constexpr std::uint64_t kMaxRandomCases = 10'000'000;
 struct SweepArgs {
   std::vector<std::string> kernels;  // names or globs ('gguf.*')
   std::vector<std::string> variants;  // run only these (empty: all)
-  std::vector<std::string> tiers;     // boundary tiers to run (empty: all)
+  std::vector<std::string> tiers;     // boundary tiers to run (empty: all, which is not speed)
   std::string models = "all";         // --model: the profiles whose shapes the sweep starts from too
   std::size_t cases = 100;
   std::uint64_t seed = 1;
@@ -209,8 +209,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "start shapes: the defaults and these model profiles' shapes (NAME[,NAME...], all, or none; "
                   "default all; see `gridfuzz models`)");
   cmd->add_option("--tiers", a->tiers,
-                  "boundary cases to run, by tier: defaults, profiles, default-sizes, profile-sizes, all, or none "
-                  "(random cases only; default all)")
+                  "boundary cases to run, by tier: defaults, profiles, default-sizes, profile-sizes, all (those "
+                  "four), none (random cases only), or speed (every variant at each start shape, for --timing; "
+                  "not in all); default all")
       ->delimiter(',')
       ->check(CLI::IsMember(boundary_tier_names()));
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 100, at most 10^7)")
@@ -260,7 +261,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                 << "), one worker each, cases from one queue\n";
 
     SweepPlan plan = plan_sweep(kernels, session.limits().limits, plan_options);
-    if (!a->tiers.empty()) keep_boundary_tiers(plan, a->tiers);
+    keep_boundary_tiers(plan, a->tiers.empty() ? std::vector<std::string>{"all"} : a->tiers);
     std::vector<SweepTarget> targets = std::move(plan.targets);
     if (shard.second > 1) {
       std::vector<SweepTarget> mine;

@@ -91,7 +91,14 @@ void WorkerPool::run(const std::vector<std::string>& replays, const std::functio
           if (options_.process_per_case) s.worker->retire();
           std::lock_guard<std::mutex> lock(report);
           if (failed) break;
-          on_result(r);
+          try {
+            on_result(r);
+          } catch (...) {
+            // Under the same lock as the report, so no other result is reported after it.
+            failed = true;
+            first_error = std::current_exception();
+            break;
+          }
         }
       } catch (...) {
         // An error here (a row that cannot be written, a worker that cannot start) ends the run

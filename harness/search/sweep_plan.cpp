@@ -61,7 +61,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   SweepPlan plan;
   std::size_t over_memory = 0;
   std::uint64_t largest_over = 0;
-  std::array<std::size_t, 4> shapes_per_tier{};  // cases (shape x run variant) per SweepTier
+  std::array<std::size_t, 5> shapes_per_tier{};  // cases (shape x run variant) per SweepTier
   for (const Kernel* k : kernels) {
     const auto axes = k->axes();
     const auto variants = k->variants();
@@ -76,7 +76,9 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     // are shared by all variants.
     std::map<std::string, std::vector<ModelBoundary>> boundaries;  // by variant
     std::vector<std::pair<int, Params>> points;                     // (tier, shape)
+    std::vector<Params> speed_points;                               // the start shapes, for kSpeed
     for (const StartShape& start : start_shapes(*k, options, plan.notes)) {
+      speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
       points.emplace_back(from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params);
       auto add_points = [&](const std::vector<ModelBoundary>& found, int tier) {
@@ -121,6 +123,15 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       }
       kept.push_back({tier, need, std::move(p)});
     }
+    // The speed tier keeps its own copy of each start shape (the boundary tiers have it too: a
+    // sweep of both runs it once).
+    std::set<std::string> speed_seen;
+    for (Params& p : speed_points) {
+      if (k->check(p) || !speed_seen.insert(p.to_string()).second) continue;
+      const std::uint64_t need = case_device_bytes(*k, p);
+      if (limits.total_mem_bytes > 0 && need > limits.total_mem_bytes) continue;  // counted above
+      kept.push_back({kSpeed, need, std::move(p)});
+    }
     // Within a tier, the smallest shapes first: a time budget then cuts the few huge cases (a
     // 786k-token GEMV runs for seconds) and keeps the many boundary points that cost little.
     std::stable_sort(kept.begin(), kept.end(),
@@ -142,7 +153,8 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   plan.notes.push_back("boundary cases per tier: defaults' boundaries " + std::to_string(shapes_per_tier[0]) +
                        ", profiles' boundaries " + std::to_string(shapes_per_tier[1]) + ", defaults' size crossings " +
                        std::to_string(shapes_per_tier[2]) + ", profiles' size crossings " +
-                       std::to_string(shapes_per_tier[3]));
+                       std::to_string(shapes_per_tier[3]) + "; speed tier " + std::to_string(shapes_per_tier[4]) +
+                       " (not in `all`)");
   if (over_memory > 0)
     plan.notes.push_back(std::to_string(over_memory) + " boundary shape(s) left out: larger than the device's memory (" +
                          std::to_string(limits.total_mem_bytes >> 20) + " MiB; the largest needs " +
@@ -151,7 +163,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
 }
 
 std::vector<std::string> boundary_tier_names() {
-  return {"defaults", "profiles", "default-sizes", "profile-sizes", "all", "none"};
+  return {"defaults", "profiles", "default-sizes", "profile-sizes", "speed", "all", "none"};
 }
 
 void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names) {

@@ -77,7 +77,7 @@ class SweepRun {
     // 1. Boundary cases, tier by tier (sweep_plan.hpp, SweepTier); within a tier one case of each
     //    target in turn, so a time budget leaves no kernel out; then 2. random cases as
     //    rapidcheck draws them, in chunks.
-    for (int tier = kDefaultBoundaries; tier <= kProfileSizes; ++tier) {
+    for (int tier = kDefaultBoundaries; tier <= kSpeed; ++tier) {
       std::vector<std::vector<std::size_t>> queues(targets.size());  // per target, this tier's cases
       for (std::size_t t = 0; t < targets.size(); ++t)
         for (std::size_t i = 0; i < targets[t].boundary_cases.size(); ++i)

@@ -292,6 +292,42 @@ TEST(SweepPlan, TierFilterKeepsOnlyTheNamedTiers) {
   EXPECT_THROW(keep_boundary_tiers(none, {"bogus"}), std::invalid_argument);
 }
 
+// The speed tier: every variant once at each start shape (the defaults and every profile shape the
+// kernel takes), apart from `all`, so a nightly can time that small set alone.
+TEST(SweepPlan, TheSpeedTierIsEveryVariantAtEachStartShapeAndNotInAll) {
+  const Kernel& k = *app::builtin_registry().find("affine.qmm");
+  const auto full = plan_sweep({&k}, *device_preset("sm_90"), {.profiles = app::parse_models("all")});
+  auto speed = full;
+  keep_boundary_tiers(speed, {"speed"});
+  std::set<std::string> shapes;
+  for (const auto& t : speed.targets) {
+    std::set<std::string> mine;
+    for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+      EXPECT_EQ(t.tiers[i], kSpeed);
+      mine.insert(t.boundary_cases[i].params.to_string());
+    }
+    EXPECT_EQ(mine.size(), t.boundary_cases.size()) << "each start shape once";
+    if (shapes.empty()) shapes = mine;
+    EXPECT_EQ(mine, shapes) << t.variant << ": every variant at the same shapes";
+  }
+  EXPECT_TRUE(shapes.contains(Params::defaults(k.axes()).to_string()));
+  // One shape per start shape the kernel takes: the defaults and each profile's (some share one).
+  EXPECT_GT(shapes.size(), 5u);
+  EXPECT_LT(shapes.size(), 60u) << "a small fixed set";
+  // Each is a start shape of the boundary tiers too (where it runs untimed).
+  for (const auto& t : full.targets)
+    for (const std::string& shape : shapes) {
+      bool in_boundaries = false;
+      for (std::size_t i = 0; i < t.boundary_cases.size(); ++i)
+        in_boundaries |= t.tiers[i] != kSpeed && t.boundary_cases[i].params.to_string() == shape;
+      EXPECT_TRUE(in_boundaries) << shape;
+    }
+  auto all = full;
+  keep_boundary_tiers(all, {"all"});
+  for (const auto& t : all.targets)
+    for (int tier : t.tiers) EXPECT_NE(tier, kSpeed) << "`all` is the boundary tiers";
+}
+
 // Issue 30: the undirected plan stands at the crossing of the product of two axes, for every
 // variant: with cols at its default 300, rows 218 (218*300 = 65400 < 2^16) and 219 (65700);
 // with rows at 100, cols 655 and 656.

@@ -302,7 +302,7 @@ TEST(OutputFilesCli, ReplayNeverAppendsToTheCsvItReadsFrom) {
   two_csvs(tmp);
   const std::string before = slurp(tmp / "B.csv");
   const std::string replay = "replay " + tmp / "B.csv" + ":1 --static --device-preset sm_90 --csv ";
-  expect_one_line(run(replay + tmp / "B.csv"), 2, "the same file as the CSV the case is read from");
+  expect_one_line(run(replay + tmp / "B.csv"), 2, "the same file as the CSV the cases are read from");
   fs::create_hard_link(tmp / "B.csv", tmp / "hard.csv");
   expect_one_line(run(replay + tmp / "hard.csv"), 2, "the same file");
   EXPECT_EQ(slurp(tmp / "B.csv"), before);

@@ -3,8 +3,11 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "gridfuzz/app/device_selection.hpp"
+#include "gridfuzz/core/case.hpp"
 
 namespace gridfuzz::app {
 
@@ -16,6 +19,11 @@ struct GlobalOptions {
 };
 
 using Runner = std::function<int()>;
+
+class Session;
+// Validates every case, then runs them as one batch through the session's executor, one row each
+// (console, and `csv_path` when not empty); exit kFound when any fails the run (run, replay).
+int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path);
 
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global);
 Runner add_limits_command(CLI::App& app, const GlobalOptions& global);
