@@ -32,7 +32,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     "unwritten", "cpu_ok", "cpu_total",
     // schema 1.4
     "plan_ms", "alloc_ms", "fill_ms", "call_ms", "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms",
-    "worker_ms"};
+    "worker_ms",
+    // schema 1.5
+    "tier"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -41,7 +43,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.4");
+  EXPECT_EQ(kSchemaVersion, "1.5");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -55,7 +57,8 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("device_index"), 44u);
   EXPECT_EQ(column_index("kernels_per_call"), 48u);
   EXPECT_EQ(column_index("cpu_total"), 51u);
-  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 1);
+  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 2);
+  EXPECT_EQ(column_index("tier"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -83,6 +86,19 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
   EXPECT_EQ(kColumns[*column_index("device_index")].since_minor, 1);
   EXPECT_EQ(kColumns[*column_index("kernel_ms_median")].since_minor, 2);
   EXPECT_EQ(kColumns[*column_index("unwritten")].since_minor, 3);
+  EXPECT_EQ(kColumns[*column_index("plan_ms")].since_minor, 4);
+  EXPECT_EQ(kColumns[*column_index("tier")].since_minor, 5);
+}
+
+// A file of minor m has the first column_count_of_minor(m) columns: 44 in 1.0, every one in ours.
+TEST(Schema, ColumnsOfAMinorAreTheFirstOnes) {
+  EXPECT_EQ(column_count_of_minor(0), 44u);
+  EXPECT_EQ(column_count_of_minor(1), 45u);
+  EXPECT_EQ(column_count_of_minor(4), *column_index("worker_ms") + 1);
+  EXPECT_EQ(column_count_of_minor(kSchemaMinor), kColumnCount);
+  for (int minor = 0; minor <= kSchemaMinor; ++minor)
+    for (std::size_t c = 0; c < kColumnCount; ++c)
+      EXPECT_EQ(c < column_count_of_minor(minor), kColumns[c].since_minor <= minor) << minor << " " << c;
 }
 
 TEST(Schema, ParsesVersions) {
