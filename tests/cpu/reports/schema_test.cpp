@@ -1,11 +1,10 @@
 #include "gridfuzz/reports/schema.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -121,8 +120,9 @@ TEST(Schema, SchemaMdDocumentsEveryColumn) {
         << "SCHEMA.md has no table row for column " << column.name;
 }
 
-// The example of SCHEMA.md is rows of a real run: they read back under the schema's checks, their
+// The examples of SCHEMA.md are rows of real runs: they read back under the schema's checks, their
 // replay strings parse, and their oracle summaries follow the grammar SCHEMA.md gives for them.
+// The 1.5 block shows the tiers.
 TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   std::ifstream in(GRIDFUZZ_SCHEMA_MD);
   ASSERT_TRUE(in);
@@ -131,20 +131,26 @@ TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   const std::string doc = text.str();
   const std::size_t example = doc.find("## Example");
   ASSERT_NE(example, std::string::npos);
-  const std::size_t begin = doc.find("```csv\n", example);
-  ASSERT_NE(begin, std::string::npos);
-  const std::size_t end = doc.find("```", begin + 7);
-  const std::filesystem::path csv =
-      std::filesystem::temp_directory_path() / ("gridfuzz-schema-example-" + std::to_string(getpid()) + ".csv");
-  std::ofstream(csv) << doc.substr(begin + 7, end - begin - 7);
-  const auto file = read_csv(csv);
-  std::filesystem::remove(csv);
-  ASSERT_GE(file.rows.size(), 2u);
+  const std::size_t section_end = doc.find("\n## ", example + 1);
   const std::regex oracle(R"(split:(exact|tol):\d+ unwritten:\d+ cpu:\d+/\d+|guard:\S.*|-)");
-  for (const auto& row : file.rows) {
-    EXPECT_NO_THROW(Case::parse_replay(row.get("replay"))) << row.get("replay");
-    EXPECT_TRUE(std::regex_match(row.get("oracle"), oracle)) << row.get("oracle");
+  std::size_t blocks = 0;
+  std::set<std::string> schemas, tiers;
+  for (std::size_t begin = doc.find("```csv\n", example); begin < section_end; begin = doc.find("```csv\n", begin + 1)) {
+    const std::size_t end = doc.find("```", begin + 7);
+    ASSERT_NE(end, std::string::npos);
+    ++blocks;
+    const auto file = parse_csv(doc.substr(begin + 7, end - begin - 7), "SCHEMA.md example");
+    ASSERT_GE(file.rows.size(), 2u);
+    for (const auto& row : file.rows) {
+      EXPECT_NO_THROW(Case::parse_replay(row.get("replay"))) << row.get("replay");
+      EXPECT_TRUE(std::regex_match(row.get("oracle"), oracle)) << row.get("oracle");
+      schemas.insert(row.get("schema"));
+      tiers.insert(row.get("tier"));
+    }
   }
+  EXPECT_EQ(blocks, 2u);
+  EXPECT_TRUE(schemas.contains(std::string(kSchemaVersion)));
+  EXPECT_EQ(tiers, (std::set<std::string>{"", "defaults", "default-sizes", "random"}));
 }
 
 }  // namespace
