@@ -97,8 +97,9 @@ std::string phase_section(const std::vector<CsvRow>& rows) {
     out << "No row has the phase columns (schema 1.4: rows of cases that ran).\n";
     return out.str();
   }
-  out << "Seconds over the run's cases, per kernel and the tier of the sweep that made them (`-`: no sweep), "
-         "and each phase's share (docs/REPORTS.md, \"Where the time went\").\n\n"
+  out << "Seconds over the run's cases, per kernel and the tier of the sweep that made them (`-`: none, a case "
+         "no sweep made or a file before schema 1.5), and each phase's share (docs/REPORTS.md, \"Where the time "
+         "went\").\n\n"
       << "| kernel | tier | cases | seconds | per case ms |";
   for (const std::string_view name : kPhaseNames) out << " " << name << " |";
   out << "\n|---|---|---:|---:|---:|";
