@@ -18,6 +18,7 @@
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
+#include "gridfuzz/reports/schema.hpp"
 #include "gridfuzz/reporters/console_line.hpp"
 #include "gridfuzz/reporters/csv_reporter.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
@@ -252,6 +253,15 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (a->resume && csv.writer().rows_at_open() > 0) {
       done = resumed_verdicts(a->engine.csv, session.context());
       std::cerr << "note: resuming " << a->engine.csv << ": " << done.size() << " case(s) already done\n";
+    }
+    if (const int minor = csv.writer().minor(); minor < reports::kSchemaMinor) {
+      std::string newer;
+      for (std::size_t c = reports::column_count_of_minor(minor); c < reports::kColumnCount; ++c) {
+        if (!newer.empty()) newer += ", ";
+        newer += reports::kColumns[c].name;
+      }
+      std::cerr << "note: " << a->engine.csv << " is of schema " << reports::kSchemaMajor << "." << minor
+                << ": its new rows are too, without the columns of later minors (" << newer << ")\n";
     }
     if (!session.on_device())
       std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)

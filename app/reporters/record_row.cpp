@@ -71,6 +71,7 @@ reports::CsvRow to_row(const CaseRecord& r) {
                                     {"case_ms", ph.case_ms}, {"worker_ms", ph.worker_ms}})
       row.set_double(column, v);
   }
+  if (r.tier) row.set("tier", std::string(to_string(*r.tier)));  // empty: no sweep made the case
   return row;
 }
 

@@ -3,6 +3,7 @@
 #include "gridfuzz/core/vocabulary.hpp"
 
 #include <array>
+#include <string>
 #include <utility>
 
 #include "gridfuzz/core/oracle_result.hpp"
@@ -176,6 +177,16 @@ constexpr std::array<Names<Verdict::Kind>, 7> kVerdictNames{{
     {Verdict::Kind::static_only, "static"},
 }};
 
+constexpr std::array<Names<CaseTier>, 7> kCaseTierNames{{
+    {CaseTier::defaults, "defaults"},
+    {CaseTier::profiles, "profiles"},
+    {CaseTier::default_sizes, "default-sizes"},
+    {CaseTier::profile_sizes, "profile-sizes"},
+    {CaseTier::speed, "speed"},
+    {CaseTier::random, "random"},
+    {CaseTier::shrink, "shrink"},
+}};
+
 static_assert(kRuleNames.size() == std::size(kRules));
 static_assert(kIndexTypeNames.size() == std::size(kIndexTypes));
 static_assert(kPredictedNames.size() == std::size(kPredictedKinds));
@@ -184,6 +195,7 @@ static_assert(kObservedNames.size() == std::size(kObservedKinds));
 static_assert(kOracleNames.size() == std::size(kOracleKinds));
 static_assert(kFailureNames.size() == std::size(kFailureKinds));
 static_assert(kVerdictNames.size() == std::size(kVerdictKinds));
+static_assert(kCaseTierNames.size() == std::size(kCaseTiers));
 
 }  // namespace
 
@@ -386,5 +398,23 @@ Parsed<Verdict> Verdict::read(std::string_view text) {
 }
 
 std::optional<Verdict> Verdict::parse(std::string_view text) { return read(text).value; }
+
+// ---- tier --------------------------------------------------------------------------------------
+
+std::string_view to_string(CaseTier tier) { return name_of(kCaseTierNames, tier); }
+
+std::optional<CaseTier> parse_case_tier(std::string_view text) { return value_of(kCaseTierNames, text); }
+
+std::string_view case_tier_forms() {
+  static const std::string forms = [] {
+    std::string out;
+    for (const auto& [tier, name] : kCaseTierNames) {
+      if (!out.empty()) out += " | ";
+      out += name;
+    }
+    return out;
+  }();
+  return forms;
+}
 
 }  // namespace gridfuzz

@@ -59,7 +59,7 @@ CaseRecord make_record(const CaseResult& result, const RunContext& context) {
   return CaseRecord{result.the_case, context,       summarize(result.plan, result.prediction),
                     result.observed, result.oracle, result.verdict,
                     result.detail,   result.timing, result.phases,
-                    result.context_lost};
+                    result.context_lost, std::nullopt};  // tier: set by a sweep that takes it
 }
 
 }  // namespace gridfuzz

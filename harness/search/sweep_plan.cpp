@@ -162,8 +162,24 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   return plan;
 }
 
+// SweepTier numbers the vocabulary's boundary tiers: its words are the tiers' names.
+static_assert(kBoundaryTiers[kDefaultBoundaries] == CaseTier::defaults);
+static_assert(kBoundaryTiers[kProfileBoundaries] == CaseTier::profiles);
+static_assert(kBoundaryTiers[kDefaultSizes] == CaseTier::default_sizes);
+static_assert(kBoundaryTiers[kProfileSizes] == CaseTier::profile_sizes);
+static_assert(kBoundaryTiers[kSpeed] == CaseTier::speed);
+
+CaseTier boundary_case_tier(int tier) {
+  if (tier < 0 || static_cast<std::size_t>(tier) >= std::size(kBoundaryTiers))
+    throw std::out_of_range("no boundary tier " + std::to_string(tier));
+  return kBoundaryTiers[tier];
+}
+
 std::vector<std::string> boundary_tier_names() {
-  return {"defaults", "profiles", "default-sizes", "profile-sizes", "speed", "all", "none"};
+  std::vector<std::string> names;
+  for (int tier = kDefaultBoundaries; tier <= kSpeed; ++tier) names.emplace_back(to_string(boundary_case_tier(tier)));
+  names.insert(names.end(), {"all", "none"});  // words of the command line only
+  return names;
 }
 
 void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names) {

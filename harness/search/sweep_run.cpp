@@ -89,7 +89,7 @@ class SweepRun {
           ++left;
           Case c = targets[t].boundary_cases[queues[t][round]];
           c.seed = s_.seed;
-          submit(c);
+          submit(c, boundary_case_tier(tier));
         }
       }
     }
@@ -108,7 +108,7 @@ class SweepRun {
         const auto drawn = check_random_shapes(
             targets[i], s_,
             [&](const Case& c) -> std::optional<Verdict> {
-              submit(c);
+              submit(c, CaseTier::random);
               return std::nullopt;  // judged later, over the finished verdicts (step 3)
             },
             over);
@@ -143,8 +143,9 @@ class SweepRun {
     return end <= now ? now : now + (end - now) / static_cast<long>(targets_left);
   }
 
-  // Queues a case the sweep has not met yet; a resumed one is counted, not run.
-  void submit(const Case& c) {
+  // Queues a case the sweep has not met yet, made by `tier`; a resumed one is counted, not run. A
+  // case met again (a random draw equal to a boundary case) keeps the tier that first ran it.
+  void submit(const Case& c, CaseTier tier) {
     const std::uint64_t key = id_key(c.id());
     if (!met_.insert(key).second) return;
     if (const auto it = resumed_.find(key); it != resumed_.end()) {
@@ -153,6 +154,7 @@ class SweepRun {
       return;
     }
     pending_.push_back(c);
+    pending_tiers_.emplace(key, tier);
     if (pending_.size() >= std::max<std::size_t>(std::min(s_.chunk, chunk_cap_), 1)) flush();
   }
 
@@ -161,8 +163,9 @@ class SweepRun {
     if (pending_.empty()) return;
     std::unordered_set<std::uint64_t> finished;
     executor_.run(pending_, [&](const Case& c, const CaseRecord& record) {
-      finished.insert(id_key(c.id()));
-      take(c, record);
+      const std::uint64_t key = id_key(c.id());
+      finished.insert(key);
+      take(c, record, pending_tiers_.at(key));
     }, [&] { return out_of_time() || (share_over_ && share_over_()); });
     for (const Case& c : pending_)
       if (!finished.contains(id_key(c.id()))) {
@@ -170,6 +173,7 @@ class SweepRun {
         met_.erase(id_key(c.id()));  // never ran: a later look-up must not take it for a pass
       }
     pending_.clear();
+    pending_tiers_.clear();
   }
 
   void tally(const Case& c, const Verdict& verdict) {
@@ -180,12 +184,16 @@ class SweepRun {
     summary_.failures.push_back(verdict.to_string() + "  " + c.replay());
   }
 
-  void take(const Case& c, const CaseRecord& record) {
+  // A finished case: counted, and reported with the tier that made it (the executor's record
+  // has none: it is the sweep's to say).
+  void take(const Case& c, const CaseRecord& record, CaseTier tier) {
     met_.insert(id_key(c.id()));
     ++summary_.ran;
     ++target_rows_;
     tally(c, record.verdict);
-    on_new_record_(record);
+    CaseRecord made_by = record;
+    made_by.tier = tier;
+    on_new_record_(made_by);
   }
 
   void note_gave_up(const SweepTarget& t, const rc::detail::TestResult& result) {
@@ -218,7 +226,10 @@ class SweepRun {
           return std::nullopt;
         }
         try {
-          executor_.run({c}, [&](const Case& ran, const CaseRecord& record) { take(ran, record); }, {});
+          // Until the first failure rapidcheck draws the random phase's cases again (one a budget
+          // left unstarted runs here); from it on, every case is a step of the shrinking.
+          const CaseTier tier = last_failing ? CaseTier::shrink : CaseTier::random;
+          executor_.run({c}, [&](const Case& ran, const CaseRecord& record) { take(ran, record, tier); }, {});
         } catch (...) {
           run_error = std::current_exception();
           return std::nullopt;
@@ -246,6 +257,7 @@ class SweepRun {
   const std::function<void(const CaseRecord&)>& on_new_record_;
   SweepSummary summary_;
   std::vector<Case> pending_;                               // at most one chunk
+  std::unordered_map<std::uint64_t, CaseTier> pending_tiers_;  // the tier of each, by case id
   // Random cases under a budget go to the executor in chunks this small (a share may end after
   // at most one chunk more); otherwise in chunks of s_.chunk.
   static constexpr std::size_t kBudgetedRandomChunk = 32;

@@ -89,12 +89,14 @@ void CsvRow::set_at(std::size_t index, std::string value) {
 
 void CsvRow::read_outcome(std::size_t index) {
   static constexpr std::size_t predicted = *column_index("predicted"), index_wrap = *column_index("index_wrap"),
-                               observed = *column_index("observed"), verdict = *column_index("verdict");
+                               observed = *column_index("observed"), verdict = *column_index("verdict"),
+                               tier = *column_index("tier");
   const std::string& text = values_[index];
   if (index == predicted) outcome_.predicted = PredictedOutcome::parse(text);
   else if (index == index_wrap) outcome_.index_wrap = IndexWrap::parse(text);
   else if (index == observed) outcome_.observed = Observed::parse(text);
   else if (index == verdict) outcome_.verdict = Verdict::parse(text);
+  else if (index == tier) tier_ = parse_case_tier(text);
 }
 
 void CsvRow::set_int(std::string_view column, std::int64_t value) {

@@ -84,19 +84,39 @@ std::optional<std::string> header_difference(const std::vector<std::string>& hea
   return std::nullopt;
 }
 
-// Splits an existing file and checks that rows of this schema may be appended to it: the
-// reader's checks (same major version, every column present, well-formed text), then the exact
-// column list, since rows of one schema under another's header would be a silent mix.
-detail::RawText checked_for_append(std::string_view text, const std::string& name) {
+// The minor whose exact column list `header` is, from kOldestAppendedMinor to ours; nothing for
+// any other header.
+std::optional<int> appendable_minor(const std::vector<std::string>& header) {
+  for (int minor = kSchemaMinor; minor >= kOldestAppendedMinor; --minor)
+    if (header.size() == column_count_of_minor(minor) &&
+        std::equal(header.begin(), header.end(), kColumns.begin(),
+                   [](const std::string& name, const Column& column) { return name == column.name; }))
+      return minor;
+  return std::nullopt;
+}
+
+struct AppendTo {
+  detail::RawText raw;
+  int minor = kSchemaMinor;  // the schema minor of the file's header: its rows are written in it
+};
+
+// Splits an existing file and checks that rows may be appended to it: the reader's checks (same
+// major version, every column present, well-formed text), then the exact column list of this
+// schema or of an older minor this writer writes (kOldestAppendedMinor), since rows of one schema
+// under another's header would be a silent mix.
+AppendTo checked_for_append(std::string_view text, const std::string& name) {
   try {
-    detail::RawText raw = detail::split_records(text, name);
-    if (raw.records.empty()) return raw;
-    detail::records_to_rows(raw, name, CsvReadOptions{.check_values = false});
-    if (const auto difference = header_difference(raw.records.front().fields))
-      throw CsvError(name + ":1: the header differs from schema " + std::string(kSchemaVersion) +
-                         ": " + *difference,
+    AppendTo out{detail::split_records(text, name)};
+    if (out.raw.records.empty()) return out;
+    detail::records_to_rows(out.raw, name, CsvReadOptions{.check_values = false});
+    const auto& header = out.raw.records.front().fields;
+    const auto minor = appendable_minor(header);
+    if (!minor)
+      throw CsvError(name + ":1: the header differs from schema " + std::string(kSchemaVersion) + ": " +
+                         header_difference(header).value_or("?"),
                      1);
-    return raw;
+    out.minor = *minor;
+    return out;
   } catch (const CsvError& error) {
     throw CsvError("cannot append to " + std::string(error.what()), error.line());
   }
@@ -277,7 +297,9 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
     if (text.empty()) {
       write_all(header);
     } else {
-      const detail::RawText raw = checked_for_append(text, name);
+      const AppendTo append_to = checked_for_append(text, name);
+      const detail::RawText& raw = append_to.raw;
+      minor_ = append_to.minor;
       if (raw.records.empty()) {
         // Killed while writing the header: start the file again.
         const std::string_view rest = std::string_view(text).substr(raw.complete_bytes);
@@ -311,6 +333,7 @@ CsvWriter::CsvWriter(CsvWriter&& other) noexcept
       fd_(std::exchange(other.fd_, -1)),
       rows_at_open_(other.rows_at_open_),
       rows_written_(other.rows_written_),
+      minor_(other.minor_),
       truncated_partial_line_(other.truncated_partial_line_),
       set_aside_to_(std::move(other.set_aside_to_)) {}
 
@@ -322,6 +345,7 @@ CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     rows_at_open_ = other.rows_at_open_;
     rows_written_ = other.rows_written_;
+    minor_ = other.minor_;
     truncated_partial_line_ = other.truncated_partial_line_;
     set_aside_to_ = std::move(other.set_aside_to_);
   }
@@ -346,7 +370,14 @@ void CsvWriter::write(const CsvRow& row) {
       throw CsvError(name + ": row rejected: " + *problem);
 
   std::string line;
-  detail::append_record(line, std::span<const std::string>(row.values()));
+  if (minor_ == kSchemaMinor) {
+    detail::append_record(line, std::span<const std::string>(row.values()));
+  } else {
+    // A file of an older minor gets the row in that minor: its columns, under its version.
+    std::vector<std::string> fields(row.values().begin(), row.values().begin() + column_count_of_minor(minor_));
+    if (version->minor > minor_) fields[0] = std::to_string(kSchemaMajor) + "." + std::to_string(minor_);
+    detail::append_record(line, std::span<const std::string>(fields));
+  }
   write_all(line);
   ++rows_written_;
 }

@@ -27,6 +27,13 @@ std::string share(double part, double whole) {
   return buf;
 }
 
+// Where a tier's rows stand: in the order a sweep makes them, rows without a tier after them.
+std::size_t tier_rank(const std::optional<CaseTier>& tier) {
+  if (!tier) return std::size(kCaseTiers);
+  return static_cast<std::size_t>(std::find(std::begin(kCaseTiers), std::end(kCaseTiers), *tier) -
+                                  std::begin(kCaseTiers));
+}
+
 }  // namespace
 
 double PhaseTotals::total_ms() const {
@@ -36,8 +43,13 @@ double PhaseTotals::total_ms() const {
 }
 
 std::vector<PhaseTotals> phase_totals(const std::vector<CsvRow>& rows) {
-  std::map<std::string, PhaseTotals> by_kernel;
-  PhaseTotals all{"all"};
+  struct Group {
+    std::map<std::size_t, PhaseTotals> by_tier;  // by tier_rank
+    PhaseTotals sum;
+  };
+  std::map<std::string, Group> by_kernel;
+  Group run;
+  run.sum.every_tier = true;
   for (const CsvRow& row : rows) {
     const auto case_ms = row.get_double("case_ms");
     if (!case_ms) continue;
@@ -49,16 +61,31 @@ std::vector<PhaseTotals> phase_totals(const std::vector<CsvRow>& rows) {
     }
     ms[8] = std::max(0.0, *case_ms - measured);
     ms[9] = row.get_double("worker_ms").value_or(0);
-    PhaseTotals& k = by_kernel[row.get("kernel")];
-    k.kernel = row.get("kernel");
-    for (PhaseTotals* t : {&k, &all}) {
+    const std::string& name = row.get("kernel");
+    const std::optional<CaseTier> tier = row.tier();
+    Group& kernel = by_kernel[name];
+    kernel.sum.kernel = name;
+    kernel.sum.every_tier = true;
+    PhaseTotals& kernel_tier = kernel.by_tier[tier_rank(tier)];
+    kernel_tier.kernel = name;
+    kernel_tier.tier = tier;
+    PhaseTotals& run_tier = run.by_tier[tier_rank(tier)];
+    run_tier.tier = tier;
+    for (PhaseTotals* t : {&kernel_tier, &kernel.sum, &run_tier, &run.sum}) {
       ++t->cases;
       for (std::size_t i = 0; i < ms.size(); ++i) t->ms[i] += ms[i];
     }
   }
   std::vector<PhaseTotals> out;
-  for (auto& [name, t] : by_kernel) out.push_back(std::move(t));
-  if (all.cases > 0) out.push_back(all);
+  if (run.sum.cases == 0) return out;
+  for (const auto& [name, kernel] : by_kernel) {
+    for (const auto& [rank, t] : kernel.by_tier) out.push_back(t);
+    if (kernel.by_tier.size() > 1) out.push_back(kernel.sum);
+  }
+  // With one kernel the run's tiers would repeat its rows; with one tier, the run's sum.
+  if (by_kernel.size() > 1 && run.by_tier.size() > 1)
+    for (const auto& [rank, t] : run.by_tier) out.push_back(t);
+  out.push_back(run.sum);
   return out;
 }
 
@@ -70,19 +97,22 @@ std::string phase_section(const std::vector<CsvRow>& rows) {
     out << "No row has the phase columns (schema 1.4: rows of cases that ran).\n";
     return out.str();
   }
-  out << "Seconds over the run's cases, and each phase's share (docs/REPORTS.md, \"Where the time went\").\n\n"
-      << "| kernel | cases | seconds | per case ms |";
+  out << "Seconds over the run's cases, per kernel and the tier of the sweep that made them (`-`: none, a case "
+         "no sweep made or a file before schema 1.5), and each phase's share (docs/REPORTS.md, \"Where the time "
+         "went\").\n\n"
+      << "| kernel | tier | cases | seconds | per case ms |";
   for (const std::string_view name : kPhaseNames) out << " " << name << " |";
-  out << "\n|---|---:|---:|---:|";
+  out << "\n|---|---|---:|---:|---:|";
   for (std::size_t i = 0; i < kPhaseNames.size(); ++i) out << "---:|";
   out << "\n";
   for (const PhaseTotals& t : totals) {
     const double total = t.total_ms();
     char per_case[32];
     std::snprintf(per_case, sizeof per_case, "%.1f", total / static_cast<double>(t.cases));
-    const bool all = &t == &totals.back();
-    const std::string kernel = all ? "**all**" : markdown_cell(t.kernel);
-    out << "| " << kernel << " | " << t.cases << " | " << seconds(total) << " | " << per_case << " |";
+    const std::string kernel = t.kernel ? markdown_cell(*t.kernel) : "**all**";
+    const std::string tier = t.every_tier ? "**all**" : t.tier ? std::string(to_string(*t.tier)) : "-";
+    out << "| " << kernel << " | " << tier << " | " << t.cases << " | " << seconds(total) << " | " << per_case
+        << " |";
     for (const double ms : t.ms) out << " " << share(ms, total) << " |";
     out << "\n";
   }

@@ -54,6 +54,11 @@ Error check_index_type(std::string_view value) {
   return invalid("index_type", value, "", "empty | " + std::string(index_type_forms()));
 }
 
+Error check_tier(std::string_view value) {
+  if (value.empty() || parse_case_tier(value)) return std::nullopt;
+  return invalid("tier", value, "", "empty | " + std::string(case_tier_forms()));
+}
+
 Error check_row(const CsvRow& row, bool check_vocabulary) {
   if (!parse_schema_version(row.get("schema")))
     return "schema " + quoted(row.get("schema")) + " is not a <major>.<minor> version";
@@ -61,8 +66,9 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
   // The outcome columns were parsed when their text was set (CsvRow::outcome): only a column that
   // did not parse is read again, for the message.
   const RowOutcome& outcome = row.outcome();
-  const std::array<std::tuple<std::string_view, bool, Error (*)(std::string_view)>, 5> vocabulary{{
+  const std::array<std::tuple<std::string_view, bool, Error (*)(std::string_view)>, 6> vocabulary{{
       {"index_type", false, check_index_type},
+      {"tier", row.tier().has_value(), check_tier},
       {"index_wrap", outcome.index_wrap.has_value(), check_index_wrap},
       {"predicted", outcome.predicted.has_value(), check_predicted},
       {"observed", outcome.observed.has_value(), check_observed},

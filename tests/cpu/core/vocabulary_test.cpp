@@ -38,6 +38,22 @@ TEST(CoreVocabulary, EveryKindsWordRoundTrips) {
   expect_words_round_trip(kRules, [](std::string_view t) { return parse_rule(std::string(t)); }, "rule");
   expect_words_round_trip(kIndexTypes, [](std::string_view t) { return parse_index_type(std::string(t)); },
                           "index type");
+  expect_words_round_trip(kCaseTiers, parse_case_tier, "tier");
+}
+
+// The `tier` column's words: the boundary tiers as `sweep --tiers` names them, in the order a sweep
+// runs them, then the random and shrinking phases. The CLI's `all` and `none` are no tier.
+TEST(CoreVocabulary, TierWordsAreTheSchemasInSweepOrder) {
+  std::vector<std::string> tiers;
+  for (const CaseTier t : kCaseTiers) tiers.emplace_back(to_string(t));
+  EXPECT_EQ(tiers, (std::vector<std::string>{"defaults", "profiles", "default-sizes", "profile-sizes", "speed",
+                                             "random", "shrink"}));
+  ASSERT_LE(std::size(kBoundaryTiers), std::size(kCaseTiers));
+  for (std::size_t i = 0; i < std::size(kBoundaryTiers); ++i) EXPECT_EQ(kBoundaryTiers[i], kCaseTiers[i]) << i;
+  EXPECT_EQ(kBoundaryTiers[std::size(kBoundaryTiers) - 1], CaseTier::speed);
+  for (const char* text : {"", "all", "none", "Random", " random", "random ", "default_sizes", "shrink:1"})
+    EXPECT_FALSE(parse_case_tier(text).has_value()) << "'" << text << "'";
+  EXPECT_EQ(case_tier_forms(), "defaults | profiles | default-sizes | profile-sizes | speed | random | shrink");
 }
 
 // The CSV's bytes: these words are the schema (reports/SCHEMA.md), they never change.

@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
+#include "gridfuzz/reports/schema.hpp"
 #include "../../support/run_gridfuzz.hpp"
 
 namespace fs = std::filesystem;
@@ -72,6 +74,27 @@ TEST(SweepCli, ReachesEveryPredictedBoundaryAtPlusMinusTwo) {
   for (const char* v : {"65534", "65535", "65536", "65537", "65538"}) EXPECT_TRUE(legacy_rows.count(v)) << v;
 }
 
+// The rows of a sweep say which tier made each: its boundary cases first, then the random ones.
+TEST(SweepCli, RowsSayTheirTier) {
+  TempDir tmp;
+  ASSERT_EQ(wait_exit(spawn(sweep_args("r.csv", 3, false), tmp.path)), 0);
+  const auto rows = gridfuzz::reports::read_csv(tmp.path / "r.csv").rows;
+  std::map<std::string, std::size_t> per_tier;
+  bool random_seen = false;
+  for (const auto& row : rows) {
+    ASSERT_TRUE(row.tier().has_value()) << row.get("replay");
+    ++per_tier[row.get("tier")];
+    const bool random = row.tier() == gridfuzz::CaseTier::random;
+    EXPECT_TRUE(random || !random_seen) << "a boundary row after a random one: " << row.get("replay");
+    random_seen = random_seen || random;
+  }
+  EXPECT_GT(per_tier["defaults"], 0u);
+  std::set<std::string> variants;
+  for (const auto& row : rows) variants.insert(row.get("variant"));
+  EXPECT_GT(per_tier["random"], 0u);
+  EXPECT_LE(per_tier["random"], 3 * variants.size());  // a draw equal to a boundary case is not run twice
+}
+
 TEST(SweepCli, KilledSweepResumesWithoutLosingOrDuplicatingRows) {
   TempDir tmp;
   // The uninterrupted run: the reference set of cases.
@@ -90,6 +113,54 @@ TEST(SweepCli, KilledSweepResumesWithoutLosingOrDuplicatingRows) {
   const auto resumed = gridfuzz::reports::read_csv(tmp.path / "killed.csv").rows;
   std::multiset<std::string> got, want;
   for (const auto& r : resumed) got.insert(r.get("case_id"));
+  for (const auto& r : full) want.insert(r.get("case_id"));
+  EXPECT_EQ(got, want);
+}
+
+// A field as the CSV writes it: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (const char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// A sweep killed under the build before the `tier` column (schema 1.4) resumes: the file stays a
+// 1.4 file (its header, and 1.4 in every new row), and its rows are the whole sweep, once each.
+TEST(SweepCli, KilledSweepOfSchema14Resumes) {
+  namespace reports = gridfuzz::reports;
+  TempDir tmp;
+  ASSERT_EQ(wait_exit(spawn(sweep_args("full.csv", 40, false), tmp.path)), 0);
+  const auto full = reports::read_csv(tmp.path / "full.csv").rows;
+  ASSERT_GT(full.size(), 20u);
+  // Its first half as the 1.4 writer wrote it: the columns of 1.4, under its version.
+  const std::size_t old_columns = reports::column_count_of_minor(4);
+  std::string header;
+  for (std::size_t c = 0; c < old_columns; ++c) {
+    if (c) header += ',';
+    header += reports::kColumns[c].name;
+  }
+  {
+    std::ofstream old(tmp.path / "old.csv");
+    old << header << "\n";
+    for (std::size_t r = 0; r < full.size() / 2; ++r) {
+      old << "1.4";
+      for (std::size_t c = 1; c < old_columns; ++c) old << "," << csv_field(full[r].at(c));
+      old << "\n";
+    }
+  }
+  ASSERT_EQ(wait_exit(spawn(sweep_args("old.csv", 40, true), tmp.path)), 0);
+  std::ifstream in(tmp.path / "old.csv");
+  std::string first_line;
+  std::getline(in, first_line);
+  EXPECT_EQ(first_line, header);
+  const auto resumed = reports::read_csv(tmp.path / "old.csv").rows;
+  std::multiset<std::string> got, want;
+  for (const auto& r : resumed) {
+    got.insert(r.get("case_id"));
+    EXPECT_EQ(r.get("schema"), "1.4");
+    EXPECT_FALSE(r.tier().has_value());
+  }
   for (const auto& r : full) want.insert(r.get("case_id"));
   EXPECT_EQ(got, want);
 }
@@ -196,7 +267,10 @@ TEST(SweepCli, TiersNoneRunsOnlyTheRandomCasesAndUnknownTiersAreRefused) {
   const auto rows = gridfuzz::reports::read_csv(tmp.path / "r.csv").rows;
   std::size_t variants = 0;
   std::set<std::string> seen;
-  for (const auto& row : rows) variants += seen.insert(row.get("variant")).second;
+  for (const auto& row : rows) {
+    variants += seen.insert(row.get("variant")).second;
+    EXPECT_EQ(row.tier(), gridfuzz::CaseTier::random) << row.get("replay");
+  }
   EXPECT_EQ(rows.size(), 3 * variants) << "three random cases per variant and nothing else";
 
   auto bad = sweep_args("bad.csv", 3, false);

@@ -5,6 +5,7 @@
 // that the random property fails and rapidcheck shrinks it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -154,6 +155,79 @@ TEST(SweepRun, MergedRowsMakeOneCsvWithTheDeviceOfEachRow) {
   }
   EXPECT_EQ(per_device.size(), 4u) << "every device ran some case";
   for (const auto& [d, n] : per_device) EXPECT_TRUE(d == "0" || d == "1" || d == "2" || d == "3") << d;
+}
+
+// Every record says which part of the sweep made it: a boundary case its tier, a random case
+// `random`, a case tried while shrinking `shrink` (the executor's records have none: the sweep
+// sets it); they finish in that order, and the CSV keeps each record's tier.
+TEST(SweepRun, EachRecordCarriesTheTierThatMadeIt) {
+  const auto targets = targets_of({"gguf.moe_vec"}, kH200);
+  const SweepSettings s{30, 3, 0};
+  std::map<std::string, CaseTier> boundary;  // case id (at the sweep's seed) -> its tier
+  std::set<CaseTier> boundary_tiers;
+  for (const SweepTarget& t : targets) {
+    ASSERT_EQ(t.tiers.size(), t.boundary_cases.size());
+    for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+      Case c = t.boundary_cases[i];
+      c.seed = s.seed;
+      boundary.emplace(c.id(), boundary_case_tier(t.tiers[i]));
+      boundary_tiers.insert(boundary_case_tier(t.tiers[i]));
+    }
+  }
+  // The plan as made (no --tiers filter): the speed tier's copy of the start shape too.
+  EXPECT_EQ(boundary_tiers, (std::set<CaseTier>{CaseTier::defaults, CaseTier::default_sizes, CaseTier::speed}));
+
+  const auto path = std::filesystem::temp_directory_path() / ("gridfuzz-tiers-" + std::to_string(getpid()) + ".csv");
+  std::filesystem::remove(path);
+  SimulatedDevices devices(2, kH200);
+  std::vector<CaseRecord> records;  // in the order they finished
+  SweepSummary summary;
+  {
+    reporters::CsvReporter csv(path);
+    summary = run_sweep(targets, s, devices, {}, [&](const CaseRecord& record) {
+      records.push_back(record);
+      csv.report(record);
+    });
+  }
+  ASSERT_EQ(summary.minimal_failures.size(), 1u);
+  const std::string minimal = summary.minimal_failures[0].id();
+
+  // 0: a boundary tier, 1: random, 2: shrink; never back to an earlier part.
+  const auto part = [](CaseTier t) { return t == CaseTier::shrink ? 2 : t == CaseTier::random ? 1 : 0; };
+  std::map<CaseTier, std::size_t> per_tier;
+  int last_part = 0;
+  for (const CaseRecord& r : records) {
+    ASSERT_TRUE(r.tier.has_value()) << r.the_case.replay();
+    ++per_tier[*r.tier];
+    EXPECT_GE(part(*r.tier), last_part) << r.the_case.replay();
+    last_part = part(*r.tier);
+    const auto it = boundary.find(r.the_case.id());
+    if (it != boundary.end()) {
+      EXPECT_EQ(*r.tier, it->second) << r.the_case.replay();
+      continue;
+    }
+    EXPECT_TRUE(*r.tier == CaseTier::random || *r.tier == CaseTier::shrink) << r.the_case.replay();
+    // Only the target whose random property failed is shrunk.
+    if (*r.tier == CaseTier::shrink) {
+      EXPECT_EQ(r.the_case.variant, "fixed") << r.the_case.replay();
+    }
+  }
+  EXPECT_EQ(per_tier[CaseTier::defaults] + per_tier[CaseTier::default_sizes], boundary.size());
+  EXPECT_GT(per_tier[CaseTier::random], 0u);
+  EXPECT_GT(per_tier[CaseTier::shrink], 0u);
+  const auto minimal_record = std::find_if(records.begin(), records.end(),
+                                           [&](const CaseRecord& r) { return r.the_case.id() == minimal; });
+  ASSERT_NE(minimal_record, records.end());
+  EXPECT_EQ(minimal_record->tier, CaseTier::shrink) << "the minimal case is a step of the shrinking";
+
+  const auto rows = reports::read_rows(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(rows.size(), records.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].get("case_id"), records[i].the_case.id());
+    EXPECT_EQ(rows[i].tier(), records[i].tier);
+    EXPECT_EQ(rows[i].get("tier"), to_string(*records[i].tier));
+  }
 }
 
 TEST(SweepRun, FinishedRowsAreNotRunAgain) {

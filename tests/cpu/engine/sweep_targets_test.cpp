@@ -328,6 +328,19 @@ TEST(SweepPlan, TheSpeedTierIsEveryVariantAtEachStartShapeAndNotInAll) {
     for (int tier : t.tiers) EXPECT_NE(tier, kSpeed) << "`all` is the boundary tiers";
 }
 
+// `sweep --tiers` names the tiers with the words of the CSV's `tier` column (one vocabulary), in
+// SweepTier order; `all` and `none` belong to the command line alone.
+TEST(SweepPlan, TierNamesAreTheVocabularysWords) {
+  EXPECT_EQ(boundary_tier_names(),
+            (std::vector<std::string>{"defaults", "profiles", "default-sizes", "profile-sizes", "speed", "all", "none"}));
+  for (int tier = kDefaultBoundaries; tier <= kSpeed; ++tier) {
+    EXPECT_EQ(to_string(boundary_case_tier(tier)), boundary_tier_names()[static_cast<std::size_t>(tier)]);
+    EXPECT_EQ(parse_case_tier(boundary_tier_names()[static_cast<std::size_t>(tier)]), boundary_case_tier(tier));
+  }
+  EXPECT_THROW(boundary_case_tier(-1), std::out_of_range);
+  EXPECT_THROW(boundary_case_tier(static_cast<int>(std::size(kBoundaryTiers))), std::out_of_range);
+}
+
 // Issue 30: the undirected plan stands at the crossing of the product of two axes, for every
 // variant: with cols at its default 300, rows 218 (218*300 = 65400 < 2^16) and 219 (65700);
 // with rows at 100, cols 655 and 656.

@@ -18,6 +18,7 @@
 #include "../../support/run_gridfuzz.hpp"
 #include "../../support/temp_dir.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
+#include "gridfuzz/reports/schema.hpp"
 
 namespace fs = std::filesystem;
 
@@ -71,7 +72,7 @@ TEST(Hardening, CsvFieldCannotRunACommandThroughReport) {
   EXPECT_FALSE(fs::exists(witness));
   // A row of a newer schema minor is not checked for vocabulary, but its text still is.
   std::string newer = with_kernel_field(csv, "gguf.moe_vec\n!touch " + witness + "\n");
-  newer.replace(newer.find("\n1.4,") + 1, 3, "1.9");
+  newer.replace(newer.find("\n" + std::string(gridfuzz::reports::kSchemaVersion) + ",") + 1, 3, "1.9");
   write(tmp.path / "newer.csv", newer);
   expect_one_line_error(run("report " + tmp / "newer.csv" + " --out " + tmp / "rep2"), 2, "control character");
   EXPECT_FALSE(fs::exists(witness));
@@ -244,7 +245,7 @@ TEST(Hardening, BadInputIsExit2NotTheEnvironment) {
   expect_one_line_error(run("report " + tmp / "r.csv" + " --out " + tmp / "file"), 2, "not a folder");
   // A row of a newer minor with a malformed number: file and line in the message.
   std::string newer = csv;
-  const std::size_t row = newer.find("\n1.4,") + 1;
+  const std::size_t row = newer.find("\n" + std::string(gridfuzz::reports::kSchemaVersion) + ",") + 1;
   newer.replace(row, 3, "1.9");
   const std::size_t tokens_field = newer.find(",8191,", row);
   newer.replace(tokens_field, 6, ",8x91,");

@@ -125,8 +125,8 @@ TEST(CsvReader, NewerMinorExtraColumnsAreIgnoredAndItsValuesNotPoliced) {
   std::vector<std::string> names = column_names();
   names.insert(names.begin() + 5, "sm_clock_mhz");  // order does not matter to the reader
   CsvRow row = valid_row();
-  row.set("schema", "1.5");
-  row.set("verdict", "flaky");  // a word 1.5 may have added
+  row.set("schema", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor + 1));
+  row.set("verdict", "flaky");  // a word the next minor may have added
   std::vector<std::string> fields = quoted_fields(row);
   fields.insert(fields.begin() + 5, "1980");
   const auto result = parse_csv(join(names) + join(fields), "t");
@@ -157,6 +157,40 @@ TEST(CsvReader, OlderMinorFileWithoutALaterColumnReads) {
   newer_fields.erase(newer_fields.begin() + at);
   const ParseFailure failure = parse_failure(join(names) + join(fields) + join(newer_fields));
   EXPECT_TRUE(contains(failure.message, "missing column 'device_index'")) << failure.message;
+}
+
+// A file of schema 1.4 has no `tier` (appended by 1.5): its rows read with no tier; a 1.5 row
+// needs the column, and keeps its word as a value.
+TEST(CsvReader, FileOfSchema14ReadsWithoutTier) {
+  const std::size_t tier_at = *column_index("tier");
+  ASSERT_EQ(tier_at, kColumnCount - 1);
+  ASSERT_EQ(column_count_of_minor(4), tier_at);
+  std::vector<std::string> names = column_names();
+  names.pop_back();
+  CsvRow row = valid_row();
+  row.set("schema", "1.4");
+  row.set_double("case_ms", 12.5);
+  std::vector<std::string> fields = quoted_fields(row);
+  fields.pop_back();
+  const auto result = parse_csv(join(names) + join(fields), "v14.csv");
+  ASSERT_EQ(result.rows.size(), 1u);
+  EXPECT_EQ(result.rows[0].get("tier"), "");
+  EXPECT_FALSE(result.rows[0].tier().has_value());
+  EXPECT_EQ(result.rows[0].get_double("case_ms"), 12.5);
+  EXPECT_TRUE(result.ignored_columns.empty());
+
+  CsvRow newer = valid_row();  // 1.5
+  newer.set("tier", "random");
+  std::vector<std::string> newer_fields = quoted_fields(newer);
+  newer_fields.pop_back();
+  const ParseFailure failure = parse_failure(join(names) + join(fields) + join(newer_fields));
+  EXPECT_TRUE(contains(failure.message, "missing column 'tier'")) << failure.message;
+
+  const auto read = parse_csv(kHeader + data_line(row) + data_line(newer), "mixed.csv");
+  ASSERT_EQ(read.rows.size(), 2u);
+  EXPECT_FALSE(read.rows[0].tier().has_value());
+  EXPECT_EQ(read.rows[1].tier(), CaseTier::random);
+  EXPECT_EQ(read.rows[1].get("tier"), "random");
 }
 
 TEST(CsvReader, BadVocabularyIsAnErrorWithItsLineUnlessUnchecked) {

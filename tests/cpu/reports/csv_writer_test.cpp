@@ -164,6 +164,62 @@ TEST_F(CsvWriterTest, OlderMinorFileIsNotAppendedTo) {
   EXPECT_EQ(read_text(path), old_file);
 }
 
+// A 1.4 file (a killed sweep of the build before `tier`) is appended to in 1.4, so it resumes: its
+// header stays, each new row says 1.4 and leaves out the tier, and the file reads back whole.
+TEST_F(CsvWriterTest, FileOfSchema14IsAppendedToIn14) {
+  std::string header = header_text();
+  header = header.substr(0, header.rfind(",tier")) + "\n";
+  CsvRow old = valid_row(1);
+  old.set("schema", "1.4");
+  std::string old_line;
+  for (std::size_t i = 0; i < column_count_of_minor(4); ++i) {
+    if (i) old_line += ',';
+    const bool quoted = kColumns[i].name == "replay";  // the one value of valid_row with a comma
+    if (quoted) old_line += '"';
+    old_line += old.at(i);
+    if (quoted) old_line += '"';
+  }
+  write_text(path, header + old_line + "\n");
+  {
+    CsvWriter writer(path);
+    EXPECT_EQ(writer.minor(), 4);
+    EXPECT_EQ(writer.rows_at_open(), 1u);
+    CsvRow row = valid_row(2);
+    row.set("tier", "random");
+    writer.write(row);
+  }
+  const std::string text = read_text(path);
+  EXPECT_TRUE(text.starts_with(header)) << text;
+  const auto rows = read_rows(path);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("schema"), "1.4");
+  EXPECT_EQ(rows[1].get("case_id"), valid_row(2).get("case_id"));
+  EXPECT_FALSE(rows[1].tier().has_value());
+  EXPECT_EQ(rows[1].get("verdict"), "expected-fail");
+}
+
+// The tier a writer of this schema writes reads back as the same value.
+TEST_F(CsvWriterTest, TierRoundTrips) {
+  {
+    CsvWriter writer(path);
+    EXPECT_EQ(writer.minor(), kSchemaMinor);
+    for (const CaseTier tier : kCaseTiers) {
+      CsvRow row = valid_row(static_cast<int>(tier));
+      row.set("tier", std::string(to_string(tier)));
+      writer.write(row);
+    }
+    writer.write(valid_row(100));  // no tier: a case no sweep made
+  }
+  const auto rows = read_rows(path);
+  ASSERT_EQ(rows.size(), std::size(kCaseTiers) + 1);
+  for (std::size_t i = 0; i < std::size(kCaseTiers); ++i) {
+    EXPECT_EQ(rows[i].tier(), kCaseTiers[i]) << i;
+    EXPECT_EQ(rows[i].get("schema"), kSchemaVersion);
+  }
+  EXPECT_FALSE(rows.back().tier().has_value());
+  EXPECT_EQ(rows.back().get("tier"), "");
+}
+
 TEST_F(CsvWriterTest, CorruptFileIsRefusedWithItsLine) {
   write_text(path, header_text() + "1.0,\"unterminated\n" + "1.0\n");
   const std::string message = error_of([&] { CsvWriter writer(path); });
@@ -172,7 +228,8 @@ TEST_F(CsvWriterTest, CorruptFileIsRefusedWithItsLine) {
 
 TEST_F(CsvWriterTest, RowOfAnotherMajorOrNewerMinorIsRefusedEvenUnchecked) {
   CsvWriter writer(path, CsvWriterOptions{.check_values = false});
-  for (const char* version : {"2.0", "0.9", "1.5", "", "one"}) {
+  const std::string newer_minor = std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor + 1);
+  for (const std::string& version : std::vector<std::string>{"2.0", "0.9", newer_minor, "", "one"}) {
     CsvRow row = valid_row();
     row.set("schema", version);
     EXPECT_THROW(writer.write(row), CsvError) << version;
@@ -225,8 +282,8 @@ TEST_F(CsvWriterTest, QuotesOnlyWhatNeedsQuoting) {
   const std::string line = read_text(path).substr(header_text().size());
   EXPECT_TRUE(contains(line, ",moe_vec,")) << line;
   EXPECT_TRUE(contains(line, ",\"mismatch:3, first at [1,2]\",")) << line;
-  // device_index, the four kernel-time and the three oracle-count columns after it
-  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",,,,,,,,,,,,,,,,,,\n")) << line;
+  // device_index, the four kernel-time, the three oracle-count, the ten phase columns and tier after it
+  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",,,,,,,,,,,,,,,,,,,\n")) << line;
 }
 
 }  // namespace

@@ -1,11 +1,10 @@
 #include "gridfuzz/reports/schema.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,7 +31,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     "unwritten", "cpu_ok", "cpu_total",
     // schema 1.4
     "plan_ms", "alloc_ms", "fill_ms", "call_ms", "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms",
-    "worker_ms"};
+    "worker_ms",
+    // schema 1.5
+    "tier"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -41,7 +42,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.4");
+  EXPECT_EQ(kSchemaVersion, "1.5");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -55,7 +56,8 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("device_index"), 44u);
   EXPECT_EQ(column_index("kernels_per_call"), 48u);
   EXPECT_EQ(column_index("cpu_total"), 51u);
-  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 1);
+  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 2);
+  EXPECT_EQ(column_index("tier"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -83,6 +85,19 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
   EXPECT_EQ(kColumns[*column_index("device_index")].since_minor, 1);
   EXPECT_EQ(kColumns[*column_index("kernel_ms_median")].since_minor, 2);
   EXPECT_EQ(kColumns[*column_index("unwritten")].since_minor, 3);
+  EXPECT_EQ(kColumns[*column_index("plan_ms")].since_minor, 4);
+  EXPECT_EQ(kColumns[*column_index("tier")].since_minor, 5);
+}
+
+// A file of minor m has the first column_count_of_minor(m) columns: 44 in 1.0, every one in ours.
+TEST(Schema, ColumnsOfAMinorAreTheFirstOnes) {
+  EXPECT_EQ(column_count_of_minor(0), 44u);
+  EXPECT_EQ(column_count_of_minor(1), 45u);
+  EXPECT_EQ(column_count_of_minor(4), *column_index("worker_ms") + 1);
+  EXPECT_EQ(column_count_of_minor(kSchemaMinor), kColumnCount);
+  for (int minor = 0; minor <= kSchemaMinor; ++minor)
+    for (std::size_t c = 0; c < kColumnCount; ++c)
+      EXPECT_EQ(c < column_count_of_minor(minor), kColumns[c].since_minor <= minor) << minor << " " << c;
 }
 
 TEST(Schema, ParsesVersions) {
@@ -105,8 +120,9 @@ TEST(Schema, SchemaMdDocumentsEveryColumn) {
         << "SCHEMA.md has no table row for column " << column.name;
 }
 
-// The example of SCHEMA.md is rows of a real run: they read back under the schema's checks, their
+// The examples of SCHEMA.md are rows of real runs: they read back under the schema's checks, their
 // replay strings parse, and their oracle summaries follow the grammar SCHEMA.md gives for them.
+// The 1.5 block shows the tiers.
 TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   std::ifstream in(GRIDFUZZ_SCHEMA_MD);
   ASSERT_TRUE(in);
@@ -115,20 +131,26 @@ TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   const std::string doc = text.str();
   const std::size_t example = doc.find("## Example");
   ASSERT_NE(example, std::string::npos);
-  const std::size_t begin = doc.find("```csv\n", example);
-  ASSERT_NE(begin, std::string::npos);
-  const std::size_t end = doc.find("```", begin + 7);
-  const std::filesystem::path csv =
-      std::filesystem::temp_directory_path() / ("gridfuzz-schema-example-" + std::to_string(getpid()) + ".csv");
-  std::ofstream(csv) << doc.substr(begin + 7, end - begin - 7);
-  const auto file = read_csv(csv);
-  std::filesystem::remove(csv);
-  ASSERT_GE(file.rows.size(), 2u);
+  const std::size_t section_end = doc.find("\n## ", example + 1);
   const std::regex oracle(R"(split:(exact|tol):\d+ unwritten:\d+ cpu:\d+/\d+|guard:\S.*|-)");
-  for (const auto& row : file.rows) {
-    EXPECT_NO_THROW(Case::parse_replay(row.get("replay"))) << row.get("replay");
-    EXPECT_TRUE(std::regex_match(row.get("oracle"), oracle)) << row.get("oracle");
+  std::size_t blocks = 0;
+  std::set<std::string> schemas, tiers;
+  for (std::size_t begin = doc.find("```csv\n", example); begin < section_end; begin = doc.find("```csv\n", begin + 1)) {
+    const std::size_t end = doc.find("```", begin + 7);
+    ASSERT_NE(end, std::string::npos);
+    ++blocks;
+    const auto file = parse_csv(doc.substr(begin + 7, end - begin - 7), "SCHEMA.md example");
+    ASSERT_GE(file.rows.size(), 2u);
+    for (const auto& row : file.rows) {
+      EXPECT_NO_THROW(Case::parse_replay(row.get("replay"))) << row.get("replay");
+      EXPECT_TRUE(std::regex_match(row.get("oracle"), oracle)) << row.get("oracle");
+      schemas.insert(row.get("schema"));
+      tiers.insert(row.get("tier"));
+    }
   }
+  EXPECT_EQ(blocks, 2u);
+  EXPECT_TRUE(schemas.contains(std::string(kSchemaVersion)));
+  EXPECT_EQ(tiers, (std::set<std::string>{"", "defaults", "default-sizes", "random"}));
 }
 
 }  // namespace

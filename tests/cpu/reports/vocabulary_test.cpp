@@ -92,6 +92,21 @@ TEST(Vocabulary, IndexWrapAndIndexType) {
   expect_rejected(check_index_type, {"int", "i32", "INT32", "int128", "size_t"});
 }
 
+// The tier column: empty (no sweep made the case) or a tier's word, and the row keeps it as a value.
+TEST(Vocabulary, TierIsEmptyOrATiersWord) {
+  expect_accepted(check_tier, {"", "defaults", "profiles", "default-sizes", "profile-sizes", "speed", "random",
+                               "shrink"});
+  expect_rejected(check_tier, {"all", "none", "Random", "default_sizes", " random", "random ", "shrinking", "-"});
+  for (const CaseTier tier : kCaseTiers) {
+    CsvRow row = testing::valid_row();
+    row.set("tier", std::string(to_string(tier)));
+    EXPECT_FALSE(check_row(row).has_value()) << to_string(tier);
+    EXPECT_EQ(row.tier(), tier);
+    row.clear("tier");
+    EXPECT_FALSE(row.tier().has_value());
+  }
+}
+
 TEST(Vocabulary, ValidRowPasses) {
   const auto error = check_row(testing::valid_row());
   EXPECT_FALSE(error.has_value()) << *error;
@@ -113,6 +128,7 @@ TEST(Vocabulary, RowCheckNamesTheColumn) {
   rejected_because("observed", "crash");
   rejected_because("index_wrap", "wrap:");
   rejected_because("index_type", "int8");
+  rejected_because("tier", "boundary");
   rejected_because("tokens", "8k");
   rejected_because("grid_z", "65536.0");
   rejected_because("max_index", "-1");

@@ -2,8 +2,8 @@
 // One CSV row: a record keyed by column name with string values, one slot per schema column.
 // Typed helpers format numbers the one way the schema documents (decimal integers, shortest
 // round-trip doubles), so every writer produces identical text for identical values. The outcome
-// columns (predicted, index_wrap, observed, verdict) are also kept as values, parsed when their
-// text is set (outcome()): the typed record the reports read.
+// columns (predicted, index_wrap, observed, verdict) and the tier are also kept as values, parsed
+// when their text is set (outcome(), tier()): the typed record the reports read.
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -35,6 +35,9 @@ class CsvRow {
 
   // The outcome columns as values, always those of the text (nullopt: text not in the vocabulary).
   const RowOutcome& outcome() const noexcept { return outcome_; }
+  // The `tier` column as a value: nullopt when it is empty (a case no sweep made; a file of schema
+  // 1.4 or older, which has no such column) or not a tier's word (which check_row refuses).
+  std::optional<CaseTier> tier() const noexcept { return tier_; }
 
   void set_int(std::string_view column, std::int64_t value);
   void set_uint(std::string_view column, std::uint64_t value);
@@ -56,6 +59,7 @@ class CsvRow {
 
   std::array<std::string, kColumnCount> values_;
   RowOutcome outcome_;
+  std::optional<CaseTier> tier_;
 };
 
 // For test and log output: "{schema=1.0, kernel=moe_vec, ...}", non-empty columns only.

@@ -3,10 +3,11 @@
 // returns, so a sweep killed at any point keeps every finished row and can resume from the file.
 //
 // Opening an existing file checks it first: its header must be exactly this schema's column
-// list and its rows of this major version (else CsvError, never a silent mix of schemas); an
-// unterminated last row left by a killed writer is cut off, so the next row starts on a fresh
-// line and the file reads back with no partial record. An advisory lock (flock) keeps a second
-// writer off the same file while this one is open.
+// list, or that of an older minor from kOldestAppendedMinor (schema.hpp), whose rows this writer
+// then writes in that minor; and its rows of this major version (else CsvError, never a silent
+// mix of schemas). An unterminated last row left by a killed writer is cut off, so the next row
+// starts on a fresh line and the file reads back with no partial record. An advisory lock (flock)
+// keeps a second writer off the same file while this one is open.
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -47,6 +48,9 @@ class CsvWriter {
   // Rows already in the file when it was opened (what a resumed sweep can skip).
   std::size_t rows_at_open() const noexcept { return rows_at_open_; }
   std::size_t rows_written() const noexcept { return rows_written_; }
+  // The schema minor of the rows written: kSchemaMinor, or an older file's (a resumed 1.4 sweep's
+  // rows stay 1.4, without `tier`).
+  int minor() const noexcept { return minor_; }
   // Where a set-aside CSV was copied to, if one was.
   const std::optional<std::filesystem::path>& set_aside_to() const noexcept { return set_aside_to_; }
   // The line of an unterminated last row that opening cut off, if there was one.
@@ -63,6 +67,7 @@ class CsvWriter {
   int fd_ = -1;
   std::size_t rows_at_open_ = 0;
   std::size_t rows_written_ = 0;
+  int minor_ = kSchemaMinor;
   std::optional<std::size_t> truncated_partial_line_;
   std::optional<std::filesystem::path> set_aside_to_;
 };

@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 4;
-inline constexpr std::string_view kSchemaVersion = "1.4";
+inline constexpr int kSchemaMinor = 5;
+inline constexpr std::string_view kSchemaVersion = "1.5";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -33,7 +33,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 62> kColumns{{
+inline constexpr std::array<Column, 63> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -99,6 +99,8 @@ inline constexpr std::array<Column, 62> kColumns{{
     {"timing_ms", ColumnKind::real, 4},
     {"case_ms", ColumnKind::real, 4},
     {"worker_ms", ColumnKind::real, 4},
+    // 1.5: which part of a sweep made the case (CaseTier's words; empty for a case no sweep made).
+    {"tier", ColumnKind::vocabulary, 5},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
@@ -107,6 +109,19 @@ inline constexpr std::size_t kColumnCount = kColumns.size();
 // fills them from the case's parameters, a reader falls back on them when `replay` does not parse.
 inline constexpr std::array<std::string_view, 10> kAxisColumns{
     "quant", "bits", "group_size", "dtype", "tokens", "top_k", "experts", "rows", "cols", "vocab"};
+
+// The columns of a file of `minor` (this major): the first ones, since a minor only appends.
+constexpr std::size_t column_count_of_minor(int minor) {
+  std::size_t n = 0;
+  while (n < kColumns.size() && kColumns[n].since_minor <= minor) ++n;
+  return n;
+}
+
+// The oldest minor whose files a writer appends to, in that minor's own columns (CsvWriter): every
+// minor since only appended columns, so a row of this schema less those columns is a row of it.
+// Resuming a 1.4 sweep loses only `tier`; an older file would lose far more, and is refused. A
+// minor that adds a word to an existing column must raise this to itself.
+inline constexpr int kOldestAppendedMinor = 4;
 
 // Index of a column by name, or nullopt for a name the schema does not have.
 constexpr std::optional<std::size_t> column_index(std::string_view name) {

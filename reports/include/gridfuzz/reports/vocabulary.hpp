@@ -1,9 +1,10 @@
 #pragma once
 // The value vocabulary of the CSV (reports/SCHEMA.md, "Vocabulary"): what predicted, observed,
-// verdict, index_wrap and index_type may hold. Writers check rows before they reach a file and
-// `report`/`diff` check rows they read, so a typo never becomes a silently unmatched category.
+// verdict, index_wrap, index_type and tier may hold. Writers check rows before they reach a file
+// and `report`/`diff` check rows they read, so a typo never becomes a silently unmatched category.
 // Each check is the vocabulary's own parse (harness/core/vocabulary.hpp: PredictedOutcome,
-// Observed, Verdict, IndexWrap, IndexType), so a value that passes is one the reports can read.
+// Observed, Verdict, IndexWrap, IndexType, CaseTier), so a value that passes is one the reports
+// can read.
 //
 // Every check returns nullopt for a valid value, or an error message that quotes the bad value.
 #include <optional>
@@ -33,6 +34,9 @@ std::optional<std::string> check_index_wrap(std::string_view value);
 
 // empty | int16 | uint16 | int32 | uint32 | int64 | uint64
 std::optional<std::string> check_index_type(std::string_view value);
+
+// empty | defaults | profiles | default-sizes | profile-sizes | speed | random | shrink
+std::optional<std::string> check_tier(std::string_view value);
 
 // A whole row: the vocabulary columns above (predicted, observed, verdict and index_wrap must
 // be non-empty), the numeric columns' syntax (ColumnKind), and the schema version's syntax.

@@ -14,6 +14,8 @@
 //               unwritten | out-of-bounds-write | reference
 //   verdict     pass | fail:<failure> | expected-fail | unexpected-pass |          Verdict
 //               model-mismatch | skipped | static
+//   tier        defaults | profiles | default-sizes | profile-sizes | speed |      CaseTier
+//               random | shrink
 // The launch rules (Rule, gridfuzz/predictor.hpp) and index types (IndexType,
 // gridfuzz/index_range.hpp) belong to the plugin API and are declared there; their words are
 // spelled in vocabulary.cpp too.
@@ -187,5 +189,23 @@ inline constexpr Verdict::Kind kVerdictKinds[] = {
     Verdict::Kind::pass,           Verdict::Kind::expected_fail, Verdict::Kind::unexpected_pass,
     Verdict::Kind::model_mismatch, Verdict::Kind::fail,          Verdict::Kind::skipped,
     Verdict::Kind::static_only};
+
+// ---- tier: which part of a sweep made the case -----------------------------------------------
+
+// The boundary tiers first, in the order a sweep runs them (kBoundaryTiers; the sweep's SweepTier
+// indexes it): the start shapes and the model's boundaries from the defaults, then from the model
+// profiles' shapes, the size crossings from the defaults, then from the profiles, then the speed
+// tier's cases. Then the random cases rapidcheck draws, and the cases it tries while shrinking a
+// failure. A case no sweep made (run, replay, bisect) has no tier (an empty `tier` column). The
+// words are `sweep --tiers`' names too; its `all` and `none` are no tier.
+enum class CaseTier { defaults, profiles, default_sizes, profile_sizes, speed, random, shrink };
+std::string_view to_string(CaseTier tier);  // defaults, profiles, default-sizes, profile-sizes, speed, random, shrink
+std::optional<CaseTier> parse_case_tier(std::string_view text);
+std::string_view case_tier_forms();  // "defaults | profiles | ... | shrink", for messages
+inline constexpr CaseTier kCaseTiers[] = {CaseTier::defaults,      CaseTier::profiles, CaseTier::default_sizes,
+                                          CaseTier::profile_sizes, CaseTier::speed,    CaseTier::random,
+                                          CaseTier::shrink};
+inline constexpr CaseTier kBoundaryTiers[] = {CaseTier::defaults, CaseTier::profiles, CaseTier::default_sizes,
+                                              CaseTier::profile_sizes, CaseTier::speed};
 
 }  // namespace gridfuzz

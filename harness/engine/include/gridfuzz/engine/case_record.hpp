@@ -58,6 +58,10 @@ struct CaseRecord {
   Timing timing;
   PhaseTimes phases;          // all 0 for a record of no run (static, or judged from outside)
   bool context_lost = false;  // the worker that made it exits after sending it
+  // Which part of a sweep made the case; none outside a sweep (run, replay, bisect). The sweep
+  // sets it in the parent when it takes the record (sweep_run.cpp), as the executor sets run_id:
+  // the worker never needs it, so it is not on the pipe.
+  std::optional<CaseTier> tier;
 };
 
 // The record of a result, judged in `context`.

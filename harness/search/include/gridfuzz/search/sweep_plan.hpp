@@ -12,6 +12,7 @@
 
 #include "gridfuzz/core/case.hpp"
 #include "gridfuzz/core/model_profiles.hpp"
+#include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/search/strategies.hpp"
 
 namespace gridfuzz {
@@ -35,6 +36,10 @@ enum SweepTier : int { kDefaultBoundaries = 0, kProfileBoundaries = 1, kDefaultS
 // The tiers' names on the command line (`sweep --tiers`), in SweepTier order, then "all" (the
 // boundary tiers, not speed) and "none".
 std::vector<std::string> boundary_tier_names();
+
+// A boundary tier (SweepTier) as the vocabulary's value, whose word is its name on the command line
+// and in the CSV's `tier` column (gridfuzz/core/vocabulary.hpp: kBoundaryTiers, in SweepTier order).
+CaseTier boundary_case_tier(int tier);
 
 struct SweepPlanOptions {
   std::vector<const ModelProfile*> profiles;  // start shapes besides the defaults

@@ -45,7 +45,7 @@ struct SweepSummary {
 
 // Runs the sweep. `done`: the verdicts of cases already finished, by case id (a resumed CSV):
 // those cases are not run again. `on_new_record` gets each record this sweep runs, once, as it
-// finishes (report it there).
+// finishes (report it there), with the tier that made it: its boundary tier, `random`, or `shrink`.
 SweepSummary run_sweep(const std::vector<SweepTarget>& targets, const SweepSettings& settings, Executor& executor,
                        const std::map<std::string, Verdict>& done,
                        const std::function<void(const CaseRecord&)>& on_new_record);
