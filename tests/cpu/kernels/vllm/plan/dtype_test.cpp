@@ -15,6 +15,7 @@
 #include "adapter/scalar_call_parts.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "host_buffers.hpp"
 #include "plan_test_support.hpp"
 
 namespace gridfuzz::vllm {
@@ -22,6 +23,7 @@ namespace {
 
 using gguf::testing::params_for;
 using gguf::testing::sm90;
+using gridfuzz::testing::HostBuffers;
 
 struct Named {
   std::shared_ptr<const Kernel> kernel;
@@ -167,30 +169,6 @@ TEST(VllmDtype, Widen16IsExactAndTheRoundingBoundCoversRoundToNearest) {
   EXPECT_LE(0x1p-8, output_rounding_bound(ScalarKind::bf16, 1.0 + 0x1p-8));
   EXPECT_EQ(output_rounding_bound(ScalarKind::f32, 123.0), 0.0);
 }
-
-// Buffers in host memory, for the CPU reference (which only reads and writes through the set).
-class HostBuffers final : public BufferSet {
- public:
-  explicit HostBuffers(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {
-    for (const BufferSpec& s : specs_) data_.emplace_back(s.bytes());
-  }
-  CUdeviceptr ptr(std::size_t) const override { return 0; }
-  std::uint64_t bytes(std::size_t i) const override { return data_.at(i).size(); }
-  void read(std::size_t i, std::uint64_t offset, void* host, std::uint64_t n) const override {
-    ASSERT_LE(offset + n, data_.at(i).size());
-    std::memcpy(host, data_[i].data() + offset, n);
-  }
-  void write(std::size_t i, std::uint64_t offset, const void* host, std::uint64_t n) const override {
-    ASSERT_LE(offset + n, data_.at(i).size());
-    std::memcpy(data_[i].data() + offset, host, n);
-  }
-  std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
-  std::vector<std::uint8_t>& raw(std::string_view name) { return data_.at(index_of(name)); }
-
- private:
-  std::vector<BufferSpec> specs_;
-  mutable std::vector<std::vector<std::uint8_t>> data_;
-};
 
 // The 16-bit case's reference equals the f32 case's over the widened activations, element for
 // element, with the output rounding added to each dst tolerance; over the unrounded activations it
