@@ -22,6 +22,7 @@ set(GRIDFUZZ_API_HEADERS
   gridfuzz/device/symbol_resolvers.hpp
   gridfuzz/device/launch_recorder.hpp
   gridfuzz/crash_note.hpp
+  gridfuzz/parallel_for.hpp
 )
 set(GRIDFUZZ_API_STAGE ${PROJECT_BINARY_DIR}/plugin-api/include)
 foreach(header ${GRIDFUZZ_API_HEADERS})
@@ -34,7 +35,7 @@ string(REGEX REPLACE ".* ([0-9]+)$" "\\1" GRIDFUZZ_API_VERSION "${_api_line}")
 
 add_library(gridfuzz_api INTERFACE)
 target_include_directories(gridfuzz_api INTERFACE $<BUILD_INTERFACE:${GRIDFUZZ_API_STAGE}>)
-target_link_libraries(gridfuzz_api INTERFACE CUDA::toolkit)
+target_link_libraries(gridfuzz_api INTERFACE CUDA::toolkit Threads::Threads)  # threads: parallel_for.hpp
 add_library(gridfuzz::api ALIAS gridfuzz_api)
 
 include(${CMAKE_CURRENT_LIST_DIR}/gridfuzzPlugin.cmake)

@@ -6,7 +6,8 @@
 #include "gridfuzz/affine/bit_packing.hpp"
 #include "gridfuzz/affine/device_ops.hpp"
 #include "gridfuzz/affine/quantized_matrix.hpp"
-#include "gridfuzz/affine/reference_matmul.hpp"
+#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/parallel_for.hpp"
 
 namespace gridfuzz::affine {
 namespace {
@@ -197,6 +198,11 @@ void AffineMatmulCase::fill_inputs(std::uint64_t seed, const BufferSet& bufs, CU
 
 std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                                              std::size_t count) const {
+  return cpu_reference(bufs, seed, count, cpu_reference_threads());
+}
+
+std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bufs, std::uint64_t seed,
+                                                             std::size_t count, std::size_t threads) const {
   const MatmulShape& s = s_;
   const MatmulBufferIndex ix = MatmulBufferIndex::of(s);
   const std::uint64_t slices = s.batches, rows = s.m;
@@ -206,12 +212,20 @@ std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bu
   const double fp32_sum = static_cast<double>(s.k) * 0x1p-24;
   const std::size_t chunk = s.bits <= 4 ? 16 : 8;  // qmv's per-lane chunk
 
-  std::vector<ReferenceSample> out;
+  // One sample's inputs: its weight row and activation row, as read.
+  struct Operands {
+    QuantizedMatrix w;
+    std::vector<std::uint16_t> x;
+  };
+  std::vector<Operands> operands(count);
+  std::vector<ReferenceSample> out(count);
   std::uint64_t h = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
   auto next = [&] {
     h = h * 6364136223846793005ull + 1442695040888963407ull;
     return h >> 17;
   };
+  // Serially, on the calling thread (BufferSet::read needs its CUDA context): the random draws
+  // and every read, in the order they always had, so the sample set does not depend on threads.
   for (std::size_t i = 0; i < count; ++i) {
     // Half the samples in the last 64 output rows: a row past an int32 or grid boundary fails first there.
     const std::uint64_t tail = std::min<std::uint64_t>(total_rows, 64);
@@ -223,7 +237,7 @@ std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bu
     const std::uint64_t expert = ix.gather ? read_one<std::uint32_t>(bufs, ix.rhs, slice) : 0;
     const std::uint64_t w_row = expert * s.n + col;
 
-    QuantizedMatrix w;
+    QuantizedMatrix& w = operands[i].w;
     w.params = {s.bits, s.group_size};
     w.scale_dtype = s.dtype;
     w.rows = 1;
@@ -234,24 +248,42 @@ std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bu
     bufs.read(ix.w, w_row * s.words_per_row() * 4, w.words.data(), w.words.size() * 4);
     bufs.read(ix.scales, w_row * s.groups_per_row() * 2, w.scales.data(), w.scales.size() * 2);
     bufs.read(ix.biases, w_row * s.groups_per_row() * 2, w.biases.data(), w.biases.size() * 2);
-    std::vector<std::uint16_t> x(s.k);
+    std::vector<std::uint16_t>& x = operands[i].x;
+    x.resize(s.k);
     bufs.read(ix.x, x_row * s.k * 2, x.data(), x.size() * 2);
-    const ActivationView xv = ActivationView::bits16(x, s.dtype, 1, s.k);
-    const double expected = reference_dot(w, 0, xv, 0);
+    out[i].buffer = ix.out;
+    out[i].element = flat_row * s.n + col;
+  }
 
+  // In parallel: the float64 work, each result into its own slot (nothing here reads the device).
+  parallel_for(count, threads, [&](std::size_t i) {
+    const QuantizedMatrix& w = operands[i].w;
+    const std::vector<std::uint16_t>& x = operands[i].x;
+    // One pass over K for the dot and all its error scales. Each term x*(s*q + b) is formed as
+    // reference_dot and reference_abs_dot form theirs (the stored x, scale and bias widened to
+    // double, q unpacked), and each sum adds in K order as they do, so `expected` and `abs_dot`
+    // have their bits (the CPU tests check it) at a third of the passes, without their checked
+    // per-element accessors.
+    double expected = 0, abs_dot = 0;
     // Error scales: exact terms x*w, and qmv's per-chunk magnitudes sum |x|(|s*q| + |b|).
     double sum_sq = 0, chunk_sq = 0, chunk_mag = 0;
-    for (std::size_t kk = 0; kk < s.k; ++kk) {
-      const double xk = xv.at(0, kk), sc = w.scale(0, kk), bi = w.bias(0, kk), q = w.quant(0, kk);
-      const double term = xk * (sc * q + bi);
-      sum_sq += term * term;
-      chunk_mag += std::fabs(xk) * (std::fabs(sc * q) + std::fabs(bi));
-      if ((kk + 1) % chunk == 0) {
-        chunk_sq += chunk_mag * chunk_mag;
-        chunk_mag = 0;
+    const std::size_t group_size = static_cast<std::size_t>(s.group_size);
+    for (std::size_t g = 0; g < s.groups_per_row(); ++g) {
+      const double sc = from_16bit_pattern(w.scales[g], s.dtype), bi = from_16bit_pattern(w.biases[g], s.dtype);
+      for (std::size_t kk = g * group_size; kk < (g + 1) * group_size; ++kk) {
+        const double xk = from_16bit_pattern(x[kk], s.dtype);
+        const double q = unpack_element(w.words.data(), kk, s.bits);
+        const double term = xk * (sc * q + bi);
+        expected += term;
+        abs_dot += std::fabs(term);
+        sum_sq += term * term;
+        chunk_mag += std::fabs(xk) * (std::fabs(sc * q) + std::fabs(bi));
+        if ((kk + 1) % chunk == 0) {
+          chunk_sq += chunk_mag * chunk_mag;
+          chunk_mag = 0;
+        }
       }
     }
-    const double abs_dot = reference_abs_dot(w, 0, xv, 0);
     double abs_tol;
     if (!qmv) {
       // Weights rounded to the activation type (<= u each, independent signs: 6 sigma of the
@@ -266,8 +298,10 @@ std::vector<ReferenceSample> AffineMatmulCase::cpu_reference(const BufferSet& bu
       abs_tol = 2 * fp32_sum * abs_dot;  // float accumulation only
     }
     // Output rounding to the activation type: 2u relative.
-    out.push_back({ix.out, flat_row * s.n + col, expected, 2 * u, abs_tol});
-  }
+    out[i].expected = expected;
+    out[i].rel_tol = 2 * u;
+    out[i].abs_tol = abs_tol;
+  });
   return out;
 }
 

@@ -27,8 +27,12 @@ class AffineMatmulCase : public BoundCase {
 
   std::vector<BufferSpec> buffers() const override;
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override;
+  // On cpu_reference_threads() host threads (gridfuzz/parallel_for.hpp).
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                              std::size_t count) const override;
+  // The same samples computed on `threads` host threads (the reads stay on the calling thread).
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed, std::size_t count,
+                                             std::size_t threads) const;
 
  protected:
   // The call's buffers of buffers(), found by name: x, w, scales, biases, lhs_indices and

@@ -59,6 +59,9 @@ struct GemvReferenceOptions {
   // with -use_fast_math): the tolerance adds fast_division_q8_1_error_bound (reference_dot.hpp),
   // which allows the other rounding of each element whose x/d lies that close to a tie point.
   bool fast_math_quantizer = false;
+  // Host threads for the samples' float64 work (gridfuzz/parallel_for.hpp); 0: cpu_reference_threads().
+  // The samples are the same for every count.
+  std::size_t threads = 0;
 };
 std::vector<ReferenceSample> gemv_call_cpu_reference(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t seed,
                                                      std::size_t count, const GemvReferenceOptions& options = {});

@@ -64,9 +64,10 @@ double iq1_m_group_offset(const block_iq1_m& b, int g) {
 }
 #endif
 
-// The additive weight offset of each 32-value block of the folding types (w = unsigned part + a).
-std::vector<double> additive_block_offsets(QuantType t, const void* blocks, std::size_t cols) {
-  std::vector<double> a(cols / 32, 0.0);
+// The additive weight offset of each 32-value block of the folding types (w = unsigned part + a),
+// into `a` (its storage reused).
+void additive_block_offsets(QuantType t, const void* blocks, std::size_t cols, std::vector<double>& a) {
+  a.assign(cols / 32, 0.0);
   for (std::size_t b = 0; b < a.size(); ++b) {
     switch (t) {
       case QuantType::q4_0: a[b] = -8 * half(static_cast<const block_q4_0*>(blocks)[b].d); break;
@@ -78,18 +79,17 @@ std::vector<double> additive_block_offsets(QuantType t, const void* blocks, std:
       default: break;
     }
   }
-  return a;
 }
 
-// |offset| of every element: the folding types' |a_b|, and dmin * min of the K-quants with mins.
-std::vector<double> element_offsets(QuantType t, const void* blocks, std::size_t cols) {
-  std::vector<double> o(cols, 0.0);
+// |offset| of the `n` elements from `blocks` (a whole number of weight blocks) into o: the folding
+// types' |a_b| (a: additive_block_offsets from the same first block), and dmin * min of the
+// K-quants with mins; 0 for the symmetric types.
+void element_offsets(QuantType t, const void* blocks, const double* a, std::size_t n, double* o) {
   if (folds_offset_through_q8_1_sum(t)) {
-    const std::vector<double> a = additive_block_offsets(t, blocks, cols);
-    for (std::size_t c = 0; c < cols; ++c) o[c] = std::fabs(a[c / 32]);
-    return o;
+    for (std::size_t c = 0; c < n; ++c) o[c] = std::fabs(a[c / 32]);
+    return;
   }
-  for (std::size_t c = 0; c < cols; ++c) {
+  for (std::size_t c = 0; c < n; ++c) {
     const std::size_t blk = c / kQK_K;
     const int e = static_cast<int>(c % kQK_K);
     switch (t) {
@@ -116,10 +116,10 @@ std::vector<double> element_offsets(QuantType t, const void* blocks, std::size_t
       }
 #endif
       default:
-        return o;  // symmetric formats: no offset
+        std::fill(o, o + n, 0.0);  // symmetric formats: no offset
+        return;
     }
   }
-  return o;
 }
 
 // Types whose offset the magnitude and the loose bound treat as possibly taken through s.
@@ -134,24 +134,9 @@ void check_weight_row(QuantType t, std::size_t cols, const char* who) {
   check_row_length(t, cols, who);
 }
 
-struct DequantizedRow {
-  std::vector<double> w;  // dequant(W)
-  std::vector<double> x;  // q8_1 q * half(d)
-};
-
-DequantizedRow dequantized(QuantType t, const void* weights, const block_q8_1* act_row, std::size_t cols) {
-  DequantizedRow r{std::vector<double>(cols), std::vector<double>(cols)};
-  dequantize_row(t, weights, r.w.data(), cols);
-  dequantize_row(QuantType::q8_1, act_row, r.x.data(), cols);
-  return r;
-}
-
-// Largest per-element offset over each 32-value activation block (o_b).
-std::vector<double> block_maxima(const std::vector<double>& o) {
-  std::vector<double> ob(o.size() / 32, 0.0);
-  for (std::size_t c = 0; c < o.size(); ++c) ob[c / 32] = std::fmax(ob[c / 32], o[c]);
-  return ob;
-}
+// Columns of one step of ElementDot's pass: a whole number of blocks of every type (32 or 256
+// values), few enough that the step's float64 values stay in L1.
+constexpr std::size_t kStepCols = 256;
 
 }  // namespace
 
@@ -160,40 +145,135 @@ bool folds_offset_through_q8_1_sum(QuantType t) {
          t == QuantType::iq1_s;
 }
 
+namespace {
+// fast_division_q8_1_error_bound's relative distances: the GPU's d from the CPU's, x/d from x/d_cpu.
+constexpr double kFastDivScaleRel = 0x1p-21, kFastDivQuotientRel = 0x1p-20;
+double half_of(double v) { return half(float_to_half_bits(static_cast<float>(v))); }
+
+// fp16_scale_product_error_bound's rounding of one fp16 product p.
+double fp16_product_rounding(double p) {
+  return std::fabs(p) >= std::ldexp(1.0, -14) ? std::ldexp(std::fabs(p), -11) : std::ldexp(1.0, -25);
+}
+}  // namespace
+
+ElementDot::ElementDot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols,
+                       const FastDivisionQ8_1Row* fast_division) {
+  assign(t, weight_row_blocks, act_row, cols, fast_division);
+}
+
+// One pass over the row in steps of kStepCols columns: each step dequantizes its weights and
+// activations into arrays on the stack and adds the step's terms to every sum. Each sum still
+// adds its terms in column order (block order for the per-block ones), exactly as the separate
+// passes over whole dequantized rows did, so every result has the same bits.
+void ElementDot::assign(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols,
+                        const FastDivisionQ8_1Row* fast_division) {
+  check_weight_row(t, cols, "ElementDot");
+  if (fast_division != nullptr && fast_division->cols() != cols) {
+    throw std::invalid_argument("ElementDot: an activation row of " + std::to_string(fast_division->cols()) +
+                                " values for a weight row of " + std::to_string(cols));
+  }
+  t_ = t;
+  cols_ = cols;
+  has_fast_division_ = fast_division != nullptr;
+  const bool folds = folds_offset_through_q8_1_sum(t), may_fold = may_fold_offset_through_q8_1_sum(t);
+  const bool scale_products = t == QuantType::q4_1 || t == QuantType::q5_1;
+  const QuantTraits traits = quant_traits(t);
+  const auto* weight_bytes = static_cast<const std::uint8_t*>(weight_row_blocks);
+  a_.clear();
+  if (folds) additive_block_offsets(t, weight_row_blocks, cols, a_);
+  ob_.assign(may_fold ? cols / 32 : 0, 0.0);
+
+  double dot = 0, via = 0, m = 0, fp16 = 0, fast = 0;
+  double w[kStepCols], x[kStepCols], o[kStepCols];
+  for (std::size_t c0 = 0; c0 < cols; c0 += kStepCols) {
+    const std::size_t n = std::min(kStepCols, cols - c0);  // a multiple of the type's qk (and of 32)
+    const std::uint8_t* blocks = weight_bytes + c0 / traits.qk * traits.block_bytes;
+    const block_q8_1* act = act_row + c0 / 32;
+    dequantize_row(t, blocks, w, n);                // dequant(W)
+    dequantize_row(QuantType::q8_1, act, x, n);     // q8_1 q * half(d)
+    element_offsets(t, blocks, folds ? a_.data() + c0 / 32 : nullptr, n, o);
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::size_t col = c0 + c;
+      dot += w[c] * x[c];                                   // reference_dot
+      if (folds) {                                          // reference_dot_via_q8_1_sums
+        via += (w[c] - a_[col / 32]) * x[c];  // the unsigned-quant part, exact in float64
+        if (col % 32 == 31) via += a_[col / 32] * half(act_row[col / 32].s);
+      }
+      m += (std::fabs(w[c]) + 2 * o[c]) * std::fabs(x[c]);  // M's element terms
+      // o_b, the largest o over each 32-block: std::fmax(ob, o) without its libm call (not
+      // inlined without -ffast-math, it was a third of a sample's time). The same value: ob is
+      // never NaN, a NaN o is skipped by both, and no o is -0 (each is a fabs, or a product of
+      // non-negative values), so +0 against -0, where they could differ, cannot arise.
+      if (may_fold && o[c] > ob_[col / 32]) ob_[col / 32] = o[c];
+    }
+    for (std::size_t b = 0; b < n / 32; ++b) {
+      const std::size_t block = c0 / 32 + b;  // the 32-block of the row
+      if (scale_products) {  // fp16_scale_product_error_bound (q4_1, q5_1: 32-value blocks)
+        // d and m lead both block layouts (blocks.hpp); the offset part folds through s8.
+        std::uint16_t d_bits = 0, m_bits = 0;
+        std::memcpy(&d_bits, weight_bytes + block * traits.block_bytes, 2);
+        std::memcpy(&m_bits, weight_bytes + block * traits.block_bytes + 2, 2);
+        const double d = half(d_bits), mm = half(m_bits), d8 = half(act_row[block].d), s8 = half(act_row[block].s);
+        double scaled = 0;  // d*d8*sumi exactly: sum of (w - m) * x over the block
+        for (std::size_t c = b * 32; c < b * 32 + 32; ++c) scaled += (w[c] - mm) * x[c];
+        const double sumi = d * d8 != 0 ? std::fabs(scaled / (d * d8)) : 32.0 * 31 * 127;
+        fp16 += fp16_product_rounding(d * d8) * sumi + fp16_product_rounding(mm * s8);
+      }
+      if (fast_division != nullptr) {  // fast_division_q8_1_error_bound
+        const FastDivisionQ8_1Row::Block& blk = fast_division->blocks_[block];
+        if (blk.skip) continue;
+        double scale_part = 0, step_part = 0;
+        for (std::size_t c = b * 32; c < b * 32 + 32; ++c) {
+          const double f = std::fabs(w[c]) + o[c];
+          const bool ambiguous = fast_division->ambiguous_[c0 + c] != 0;
+          const double q = std::abs(static_cast<int>(act_row[block].qs[c - b * 32]));  // |q_c| of the CPU's q8_1
+          scale_part += f * (q + (ambiguous ? 1 : 0));
+          if (ambiguous) step_part += f;
+        }
+        fast += blk.dh * scale_part + blk.h_max * step_part;
+      }
+    }
+  }
+  // M's block terms, after all element terms.
+  for (std::size_t b = 0; b < ob_.size(); ++b) m += ob_[b] * 4064.0 * std::fabs(half(act_row[b].d));
+  dot_ = dot;
+  dot_via_q8_1_sums_ = folds ? via : dot;
+  magnitude_ = m;
+  fp16_scale_product_error_bound_ = fp16;
+  fast_division_q8_1_error_bound_ = fast;
+}
+
+double ElementDot::tolerance() const {
+  double tol = gpu_dot_relative_bound(t_, cols_) * magnitude_;
+  for (double ob : ob_) tol += ob * std::ldexp(1.0, -12);  // ob_ is empty unless the type may fold
+  return tol + 1e-30;
+}
+
+double ElementDot::tolerance_via_q8_1_sums() const {
+  return gpu_dot_fp32_relative_bound(t_, cols_) * magnitude_ + 1e-30;
+}
+
+double ElementDot::fast_division_q8_1_error_bound() const {
+  if (!has_fast_division_)
+    throw std::logic_error("ElementDot: fast_division_q8_1_error_bound needs its activation row");
+  return fast_division_q8_1_error_bound_;
+}
+
 double reference_dot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols) {
   check_weight_row(t, cols, "reference_dot");
-  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
-  double sum = 0;
-  for (std::size_t c = 0; c < cols; ++c) sum += r.w[c] * r.x[c];
-  return sum;
+  return ElementDot(t, weight_row_blocks, act_row, cols).dot();
 }
 
 double reference_dot_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                    std::size_t cols) {
   check_weight_row(t, cols, "reference_dot_via_q8_1_sums");
-  if (!folds_offset_through_q8_1_sum(t)) return reference_dot(t, weight_row_blocks, act_row, cols);
-  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
-  const std::vector<double> a = additive_block_offsets(t, weight_row_blocks, cols);
-  double sum = 0;
-  for (std::size_t c = 0; c < cols; ++c) {
-    sum += (r.w[c] - a[c / 32]) * r.x[c];  // the unsigned-quant part, exact in float64
-    if (c % 32 == 31) sum += a[c / 32] * half(act_row[c / 32].s);
-  }
-  return sum;
+  return ElementDot(t, weight_row_blocks, act_row, cols).dot_via_q8_1_sums();
 }
 
 double reference_dot_magnitude(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                std::size_t cols) {
   check_weight_row(t, cols, "reference_dot_magnitude");
-  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
-  const std::vector<double> o = element_offsets(t, weight_row_blocks, cols);
-  double m = 0;
-  for (std::size_t c = 0; c < cols; ++c) m += (std::fabs(r.w[c]) + 2 * o[c]) * std::fabs(r.x[c]);
-  if (may_fold_offset_through_q8_1_sum(t)) {
-    const std::vector<double> ob = block_maxima(o);
-    for (std::size_t b = 0; b < ob.size(); ++b) m += ob[b] * 4064.0 * std::fabs(half(act_row[b].d));
-  }
-  return m;
+  return ElementDot(t, weight_row_blocks, act_row, cols).magnitude();
 }
 
 double gpu_dot_fp32_relative_bound(QuantType t, std::size_t cols) {
@@ -213,48 +293,22 @@ double gpu_dot_relative_bound(QuantType t, std::size_t cols) {
 }
 
 double gpu_dot_tolerance(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols) {
-  double tol = gpu_dot_relative_bound(t, cols) * reference_dot_magnitude(t, weight_row_blocks, act_row, cols);
-  if (may_fold_offset_through_q8_1_sum(t)) {
-    for (double ob : block_maxima(element_offsets(t, weight_row_blocks, cols))) tol += ob * std::ldexp(1.0, -12);
-  }
-  return tol + 1e-30;
+  check_weight_row(t, cols, "gpu_dot_tolerance");
+  return ElementDot(t, weight_row_blocks, act_row, cols).tolerance();
 }
 
 double gpu_dot_tolerance_via_q8_1_sums(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                        std::size_t cols) {
-  return gpu_dot_fp32_relative_bound(t, cols) * reference_dot_magnitude(t, weight_row_blocks, act_row, cols) + 1e-30;
+  check_weight_row(t, cols, "gpu_dot_tolerance_via_q8_1_sums");
+  return ElementDot(t, weight_row_blocks, act_row, cols).tolerance_via_q8_1_sums();
 }
 
 double fp16_scale_product_error_bound(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row,
                                       std::size_t cols) {
   if (t != QuantType::q4_1 && t != QuantType::q5_1) return 0;
   check_weight_row(t, cols, "fp16_scale_product_error_bound");
-  const auto rounding = [](double p) {
-    return std::fabs(p) >= std::ldexp(1.0, -14) ? std::ldexp(std::fabs(p), -11) : std::ldexp(1.0, -25);
-  };
-  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
-  const auto* bytes = static_cast<const std::uint8_t*>(weight_row_blocks);
-  const std::size_t block_bytes = quant_traits(t).block_bytes;
-  double bound = 0;
-  for (std::size_t b = 0; b < cols / 32; ++b) {
-    // d and m lead both block layouts (blocks.hpp); the offset part folds through s8.
-    std::uint16_t d_bits = 0, m_bits = 0;
-    std::memcpy(&d_bits, bytes + b * block_bytes, 2);
-    std::memcpy(&m_bits, bytes + b * block_bytes + 2, 2);
-    const double d = half(d_bits), m = half(m_bits), d8 = half(act_row[b].d), s8 = half(act_row[b].s);
-    double scaled = 0;  // d*d8*sumi exactly: sum of (w - m) * x over the block
-    for (std::size_t c = b * 32; c < b * 32 + 32; ++c) scaled += (r.w[c] - m) * r.x[c];
-    const double sumi = d * d8 != 0 ? std::fabs(scaled / (d * d8)) : 32.0 * 31 * 127;
-    bound += rounding(d * d8) * sumi + rounding(m * s8);
-  }
-  return bound;
+  return ElementDot(t, weight_row_blocks, act_row, cols).fp16_scale_product_error_bound();
 }
-
-namespace {
-// fast_division_q8_1_error_bound's relative distances: the GPU's d from the CPU's, x/d from x/d_cpu.
-constexpr double kFastDivScaleRel = 0x1p-21, kFastDivQuotientRel = 0x1p-20;
-double half_of(double v) { return half(float_to_half_bits(static_cast<float>(v))); }
-}  // namespace
 
 bool fast_division_q8_1_quant_ambiguous(float x, float d) {
   if (d < std::numeric_limits<float>::min()) return true;  // ftz flushes d: x/d is not x/d
@@ -268,32 +322,31 @@ bool fast_division_q8_1_scale_ambiguous(float d) {
   return half_of(d * (1 - kFastDivScaleRel)) != half_of(d * (1 + kFastDivScaleRel));
 }
 
-double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks, const float* x,
-                                      const block_q8_1* act_row, std::size_t cols) {
-  check_weight_row(t, cols, "fast_division_q8_1_error_bound");
-  const DequantizedRow r = dequantized(t, weight_row_blocks, act_row, cols);
-  const std::vector<double> o = element_offsets(t, weight_row_blocks, cols);
-  double bound = 0;
+FastDivisionQ8_1Row::FastDivisionQ8_1Row(const float* x, const block_q8_1* act_row, std::size_t cols) {
+  check_row_length(QuantType::q8_1, cols, "FastDivisionQ8_1Row");
+  blocks_.resize(cols / 32);
+  ambiguous_.assign(cols, 0);
   for (std::size_t b = 0; b < cols / 32; ++b) {
+    Block& blk = blocks_[b];
     float amax = 0.0f;
     for (std::size_t c = b * 32; c < b * 32 + 32; ++c) amax = std::fmax(amax, std::fabs(x[c]));
-    if (amax == 0.0f) continue;  // q = 0 and d = 0 on both sides
+    blk.skip = amax == 0.0f;  // q = 0 and d = 0 on both sides
+    if (blk.skip) continue;
     const float d = amax / 127.0f;
     const double h = half(act_row[b].d);
     const double h_lo = half_of(d * (1 - kFastDivScaleRel)), h_hi = half_of(d * (1 + kFastDivScaleRel));
-    const double h_max = std::fmax(std::fabs(h), std::fmax(std::fabs(h_lo), std::fabs(h_hi)));
-    const double dh = std::fmax(std::fabs(h_lo - h), std::fabs(h_hi - h));
-    double scale_part = 0, step_part = 0;
-    for (std::size_t c = b * 32; c < b * 32 + 32; ++c) {
-      const double f = std::fabs(r.w[c]) + o[c];
-      const bool ambiguous = fast_division_q8_1_quant_ambiguous(x[c], d);
-      const double q = std::abs(static_cast<int>(act_row[b].qs[c - b * 32]));  // |q_c| of the CPU's q8_1
-      scale_part += f * (q + (ambiguous ? 1 : 0));
-      if (ambiguous) step_part += f;
-    }
-    bound += dh * scale_part + h_max * step_part;
+    blk.h_max = std::fmax(std::fabs(h), std::fmax(std::fabs(h_lo), std::fabs(h_hi)));
+    blk.dh = std::fmax(std::fabs(h_lo - h), std::fabs(h_hi - h));
+    for (std::size_t c = b * 32; c < b * 32 + 32; ++c)
+      ambiguous_[c] = fast_division_q8_1_quant_ambiguous(x[c], d) ? 1 : 0;
   }
-  return bound;
+}
+
+double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks, const float* x,
+                                      const block_q8_1* act_row, std::size_t cols) {
+  check_weight_row(t, cols, "fast_division_q8_1_error_bound");
+  const FastDivisionQ8_1Row row(x, act_row, cols);
+  return ElementDot(t, weight_row_blocks, act_row, cols, &row).fast_division_q8_1_error_bound();
 }
 
 }  // namespace gridfuzz::gguf

@@ -12,6 +12,7 @@
 // bound for (b) is a worst case, loose enough for q4_0 rows of a few thousand columns that it
 // cannot always tell one row's dot from another's).
 #include <cstddef>
+#include <vector>
 
 #include "gridfuzz/gguf/blocks.hpp"
 #include "gridfuzz/gguf/quant_type.hpp"
@@ -99,5 +100,62 @@ bool fast_division_q8_1_quant_ambiguous(float x, float d);
 bool fast_division_q8_1_scale_ambiguous(float d);
 double fast_division_q8_1_error_bound(QuantType t, const void* weight_row_blocks, const float* x,
                                       const block_q8_1* act_row, std::size_t cols);
+
+// What fast_division_q8_1_error_bound needs of one activation row alone (x and the CPU's q8_1 of
+// it): per 32-block whether it is all zero and h_b's largest value and change, per element
+// whether it is ambiguous. It depends on no weight, so a caller that meets the row with many
+// weight rows computes it once; the bound per weight row is then a few operations an element.
+class FastDivisionQ8_1Row {
+ public:
+  // `x` holds the `cols` values quantize_row_q8_1 made `act_row` from; cols a multiple of 32.
+  FastDivisionQ8_1Row(const float* x, const block_q8_1* act_row, std::size_t cols);
+  std::size_t cols() const { return ambiguous_.size(); }
+
+ private:
+  friend class ElementDot;
+  struct Block {
+    bool skip = true;  // amax 0: q = 0 and d = 0 on both sides
+    double h_max = 0, dh = 0;
+  };
+  std::vector<Block> blocks_;
+  std::vector<unsigned char> ambiguous_;  // per element: 1 when its quant may round the other way
+};
+
+// Everything the functions above say about one output element, from one pass over its rows: each
+// of them builds one of these and returns one answer, so a caller that needs several for one
+// element (the GEMV CPU reference: the dot, M, some bounds) builds it once and reads each, with
+// the same bits as the calls above for a fraction of the work. The pass dequantizes a few blocks
+// at a time into arrays on the stack, so no row of the element is ever held in float64. assign()
+// moves it to another element, reusing its (per-32-block) storage: a caller of many elements
+// keeps one per thread. Throws std::invalid_argument as the functions above do (a type that is
+// not a weight type, a row length that is not a multiple of its block).
+class ElementDot {
+ public:
+  ElementDot() = default;  // no element yet: assign() one
+  // `fast_division`: made from this element's activation row, for fast_division_q8_1_error_bound;
+  // nullptr when that bound is not wanted (the pass then skips it).
+  ElementDot(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols,
+             const FastDivisionQ8_1Row* fast_division = nullptr);
+  void assign(QuantType t, const void* weight_row_blocks, const block_q8_1* act_row, std::size_t cols,
+              const FastDivisionQ8_1Row* fast_division = nullptr);
+
+  double dot() const { return dot_; }                              // reference_dot
+  double dot_via_q8_1_sums() const { return dot_via_q8_1_sums_; }  // reference_dot_via_q8_1_sums
+  double magnitude() const { return magnitude_; }                  // reference_dot_magnitude
+  double tolerance() const;                                        // gpu_dot_tolerance
+  double tolerance_via_q8_1_sums() const;                          // gpu_dot_tolerance_via_q8_1_sums
+  double fp16_scale_product_error_bound() const { return fp16_scale_product_error_bound_; }
+  // Throws std::logic_error when assign() had no FastDivisionQ8_1Row.
+  double fast_division_q8_1_error_bound() const;
+
+ private:
+  QuantType t_ = QuantType::q4_0;
+  std::size_t cols_ = 0;
+  std::vector<double> a_;   // the folding types' additive offset per 32-block (empty otherwise)
+  std::vector<double> ob_;  // o_b, the largest |offset| over each 32-block (only for the types that may fold)
+  double dot_ = 0, dot_via_q8_1_sums_ = 0, magnitude_ = 0;
+  double fp16_scale_product_error_bound_ = 0, fast_division_q8_1_error_bound_ = 0;
+  bool has_fast_division_ = false;
+};
 
 }  // namespace gridfuzz::gguf

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gguf_test_data.hpp"
@@ -317,6 +319,75 @@ TEST(FastDivisionQ8_1, BoundCoversAQuantizerDividingWithinTwoUlp) {
     }
   }
   EXPECT_GT(flips, 1000u);  // the quantizer above did round otherwise, often
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// ElementDot's one pass in steps of a few blocks gives the dot of the whole dequantized rows bit
+// for bit, at lengths that end in a partial step (32-value types: 9 blocks = one step of 8 and one
+// of 1), and so does every function built on it; M of a type without offsets is sum |w||x|.
+// Assigning another element and back gives the first element's answers again.
+TEST(ElementDot, OnePassEqualsTheSumsOverWholeDequantizedRows) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> mag(0.1f, 1.0f);
+  const auto random_row = [&](std::size_t n) {
+    std::vector<float> v(n);
+    for (float& e : v) e = (rng() & 1 ? -1.0f : 1.0f) * mag(rng);
+    return v;
+  };
+  for (QuantType t : weight_quant_types()) {
+    const std::size_t qk = quant_traits(t).qk;
+    for (std::size_t blocks : {1, 3, 9, 11}) {
+      const std::size_t cols = qk * blocks;
+      SCOPED_TRACE(std::string(to_string(t)) + " cols " + std::to_string(cols));
+      const Row a = make_row(t, random_row(cols), random_row(cols));
+      const Row b = make_row(t, random_row(cols), random_row(cols));
+      std::vector<double> w(cols), x(cols);
+      dequantize_row(t, a.weights.data(), w.data(), cols);
+      dequantize_row(QuantType::q8_1, a.act.data(), x.data(), cols);
+      double dot = 0, abs_dot = 0;
+      for (std::size_t c = 0; c < cols; ++c) {
+        dot += w[c] * x[c];
+        abs_dot += std::fabs(w[c]) * std::fabs(x[c]);
+      }
+      const ElementDot fresh(t, a.weights.data(), a.act.data(), cols);
+      EXPECT_TRUE(same_bits(fresh.dot(), dot));
+      EXPECT_TRUE(same_bits(reference_dot(t, a.weights.data(), a.act.data(), cols), dot));
+      const bool no_offset = t == QuantType::q8_0 || t == QuantType::q3_K || t == QuantType::q6_K ||
+                             t == QuantType::iq4_nl || t == QuantType::iq4_xs;
+      if (no_offset) {
+        EXPECT_TRUE(same_bits(fresh.magnitude(), abs_dot));
+      } else {
+        EXPECT_GE(fresh.magnitude(), abs_dot);
+      }
+      if (!folds_offset_through_q8_1_sum(t)) {
+        EXPECT_TRUE(same_bits(fresh.dot_via_q8_1_sums(), dot));
+      }
+
+      ElementDot reused;
+      reused.assign(t, b.weights.data(), b.act.data(), cols);
+      reused.assign(t, a.weights.data(), a.act.data(), cols);
+      EXPECT_TRUE(same_bits(reused.dot(), fresh.dot()));
+      EXPECT_TRUE(same_bits(reused.dot_via_q8_1_sums(), fresh.dot_via_q8_1_sums()));
+      EXPECT_TRUE(same_bits(reused.magnitude(), fresh.magnitude()));
+      EXPECT_TRUE(same_bits(reused.tolerance(), fresh.tolerance()));
+      EXPECT_TRUE(same_bits(reused.tolerance_via_q8_1_sums(), fresh.tolerance_via_q8_1_sums()));
+      EXPECT_TRUE(same_bits(reused.fp16_scale_product_error_bound(), fresh.fp16_scale_product_error_bound()));
+    }
+  }
+}
+
+TEST(ElementDot, TheFastDivisionBoundNeedsItsActivationRow) {
+  const std::vector<float> x(32, 0.5f);
+  const Row r = make_row(QuantType::q8_0, std::vector<float>(32, 0.25f), x);
+  EXPECT_THROW(ElementDot(QuantType::q8_0, r.weights.data(), r.act.data(), 32).fast_division_q8_1_error_bound(),
+               std::logic_error);
+  const FastDivisionQ8_1Row row(x.data(), r.act.data(), 32);
+  EXPECT_EQ(ElementDot(QuantType::q8_0, r.weights.data(), r.act.data(), 32, &row).fast_division_q8_1_error_bound(),
+            fast_division_q8_1_error_bound(QuantType::q8_0, r.weights.data(), x.data(), r.act.data(), 32));
+  const FastDivisionQ8_1Row longer(std::vector<float>(64, 0.5f).data(), r.act.data(), 64);
+  EXPECT_THROW(ElementDot(QuantType::q8_0, r.weights.data(), r.act.data(), 32, &longer), std::invalid_argument);
+  EXPECT_THROW(ElementDot(QuantType::q8_1, r.weights.data(), r.act.data(), 32), std::invalid_argument);
 }
 
 }  // namespace

@@ -8,20 +8,27 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapter/activation_dtype.hpp"
 #include "adapter/scalar_call_parts.hpp"
 #include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gemv_inputs.hpp"
 #include "gridfuzz/vllm/register.hpp"
+#include "host_buffers.hpp"
 #include "plan_test_support.hpp"
+#include "threads_check.hpp"
 
 namespace gridfuzz::vllm {
 namespace {
 
 using gguf::testing::params_for;
 using gguf::testing::sm90;
+using gridfuzz::testing::HostBuffers;
 
 struct Named {
   std::shared_ptr<const Kernel> kernel;
@@ -168,30 +175,6 @@ TEST(VllmDtype, Widen16IsExactAndTheRoundingBoundCoversRoundToNearest) {
   EXPECT_EQ(output_rounding_bound(ScalarKind::f32, 123.0), 0.0);
 }
 
-// Buffers in host memory, for the CPU reference (which only reads and writes through the set).
-class HostBuffers final : public BufferSet {
- public:
-  explicit HostBuffers(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {
-    for (const BufferSpec& s : specs_) data_.emplace_back(s.bytes());
-  }
-  CUdeviceptr ptr(std::size_t) const override { return 0; }
-  std::uint64_t bytes(std::size_t i) const override { return data_.at(i).size(); }
-  void read(std::size_t i, std::uint64_t offset, void* host, std::uint64_t n) const override {
-    ASSERT_LE(offset + n, data_.at(i).size());
-    std::memcpy(host, data_[i].data() + offset, n);
-  }
-  void write(std::size_t i, std::uint64_t offset, const void* host, std::uint64_t n) const override {
-    ASSERT_LE(offset + n, data_.at(i).size());
-    std::memcpy(data_[i].data() + offset, host, n);
-  }
-  std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
-  std::vector<std::uint8_t>& raw(std::string_view name) { return data_.at(index_of(name)); }
-
- private:
-  std::vector<BufferSpec> specs_;
-  mutable std::vector<std::vector<std::uint8_t>> data_;
-};
-
 // The 16-bit case's reference equals the f32 case's over the widened activations, element for
 // element, with the output rounding added to each dst tolerance; over the unrounded activations it
 // differs (so the rounded values are the ones read).
@@ -263,6 +246,31 @@ TEST(VllmDtype, CpuReferenceReadsTheRoundedActivationsAndAddsTheOutputRounding) 
     check_reference(*make_moe_vec_kernel(), moe, dtype);
     check_reference(*make_moe_vec_kernel(), moe + ",proj=down", dtype);
     check_reference(*make_mmvq_kernel(), "nvecs=3,rows=16,cols=256,quant=q8_0", dtype);
+  }
+}
+
+// Every vLLM kernel's CPU reference, in every dtype, gives the same samples on 1 thread and on
+// several, and reads its buffers (through the widened activations too) on the calling thread.
+TEST(VllmCpuReference, SamplesDoNotDependOnTheThreadCount) {
+  const std::string moe = "tokens=3,top_k=2,experts=4,rows=16,cols=256";
+  const std::vector<std::pair<std::shared_ptr<const Kernel>, std::string>> cases = {
+      {make_moe_vec_kernel(), moe},
+      {make_moe_vec_kernel(), moe + ",proj=down"},
+      {make_mmvq_kernel(), "nvecs=3,rows=16,cols=256"},
+      {make_moe_mmq_kernel(), moe},
+  };
+  for (const auto& [k, shape] : cases) {
+    for (const char* quant : {"q4_1", "q8_0", "q4_K"}) {  // q4_1: the fp16 scale products
+      for (const char* dtype : {"f32", "f16", "bf16"}) {
+        const Params p = with_dtype(*k, shape + ",quant=" + quant, dtype);
+        SCOPED_TRACE(k->name() + " " + p.to_string());
+        ASSERT_EQ(k->check(p), std::nullopt);
+        const auto c = k->bind(p, "chunked");
+        HostBuffers bufs(c->buffers());
+        gguf::testing::fill_gemv_inputs(p, bufs, 20261201);
+        gridfuzz::testing::expect_same_samples_at_any_thread_count(*c, bufs, 99, 48);
+      }
+    }
   }
 }
 
