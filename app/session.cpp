@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -171,14 +172,22 @@ Executor& Session::executor() {
       executor_ = std::make_unique<StaticExecutor>(env_);
     else if (options_.in_process)
       executor_ = std::make_unique<InProcessExecutor>(env_, devices_.front(), run_options(options_));
-    else
+    else {
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      const int per_device = workers_per_device_for(options_, cores);
+      // Workers side by side share the host's cores for their CPU samples (parallel_for.hpp): each
+      // gets its share unless GRIDFUZZ_CPU_THREADS says otherwise (the workers inherit it).
+      const std::size_t workers = static_cast<std::size_t>(per_device) * devices_.size();
+      if (workers > 1 && std::getenv("GRIDFUZZ_CPU_THREADS") == nullptr)
+        setenv("GRIDFUZZ_CPU_THREADS", std::to_string(std::max<std::size_t>(2, cores / workers)).c_str(), 0);
       executor_ = std::make_unique<WorkerPoolExecutor>(
           env_, devices_, [this](int device) { return worker_argv(options_, device); },
           WorkerPoolOptions{.timeout_s = options_.timeout_s,
-                            .workers_per_device = workers_per_device_for(options_, std::thread::hardware_concurrency()),
+                            .workers_per_device = per_device,
                             .memory_capacity = options_.budget_mib ? options_.budget_mib << 20
                                                                    : default_memory_budget(limits_.limits),
                             .process_per_case = options_.process_per_case});
+    }
   }
   return *executor_;
 }

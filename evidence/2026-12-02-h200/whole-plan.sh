@@ -60,16 +60,16 @@ case "$mode" in
     sed -n '/## Where the time went/,/^## [^W]/p' "$run_dir/report-speed/report.md" > "$OUT/phases-speed.md"
     xz -T0 -c "$run_dir/speed.csv" > "$OUT/speed.csv.xz" ;;
   equality)
-    # The sample: the static plan on this device, 500 rows dealt round-robin over kernel x variant,
-    # evenly spaced within each (the plan lists each target's cases tier by tier).
+    # The sample: the static plan on this device, 500 rows spread evenly over kernel x variant x
+    # tier (evenly spaced within each: the plan lists a tier's cases smallest first).
     "$gf" sweep --static --cases 0 --csv "$run_dir/static.csv" > /dev/null 2>&1
     python3 - "$run_dir/static.csv" "$run_dir/sample.csv" 500 <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 header, body = rows[0], rows[1:]
-k, v = header.index("kernel"), header.index("variant")
+k, v, t = header.index("kernel"), header.index("variant"), header.index("tier")
 groups = {}
-for r in body: groups.setdefault((r[k], r[v]), []).append(r)
+for r in body: groups.setdefault((r[k], r[v], r[t]), []).append(r)
 want, picked = int(sys.argv[3]), []
 per = -(-want // len(groups))
 for rs in groups.values():
@@ -77,19 +77,22 @@ for rs in groups.values():
     picked += rs[::step][:per]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n"); w.writerow(header); w.writerows(picked)
-print(f"sample: {len(picked)} cases over {len(groups)} kernel x variant targets")
+print(f"sample: {len(picked)} cases over {len(groups)} kernel x variant x tier groups")
 PY
-    t0=$(date +%s)
-    "$gf" replay "$run_dir/sample.csv" --process-per-case --workers-per-device 1 --timeout 120 --csv "$run_dir/isolated.csv"       > "$run_dir/isolated.log" 2>&1
-    echo "one case per process: rc=$? in $(( $(date +%s) - t0 )) s" >> "$OUT/summary.txt"
+    # The fast path (the default workers side by side, CPU samples on threads), then the old way:
+    # one worker, a fresh process per case, CPU samples on one thread.
     t0=$(date +%s)
     "$gf" replay "$run_dir/sample.csv" --timeout 120 --csv "$run_dir/fast.csv" > "$run_dir/fast.log" 2>&1
     echo "fast path: rc=$? in $(( $(date +%s) - t0 )) s" >> "$OUT/summary.txt"
+    t0=$(date +%s)
+    GRIDFUZZ_CPU_THREADS=1 timeout "${GRIDFUZZ_ISOLATED_LIMIT_S:-400}" "$gf" replay "$run_dir/sample.csv" --process-per-case \
+      --workers-per-device 1 --timeout 120 --csv "$run_dir/isolated.csv" > "$run_dir/isolated.log" 2>&1
+    echo "one case per process, one CPU thread: rc=$? in $(( $(date +%s) - t0 )) s" >> "$OUT/summary.txt"
     python3 - "$run_dir/isolated.csv" "$run_dir/fast.csv" >> "$OUT/summary.txt" <<'PY'
 import csv, sys
 a = {r["case_id"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
 b = {r["case_id"]: r for r in csv.DictReader(open(sys.argv[2], newline=""))}
-skip = {"run_id", "time_ms_median", "time_ms_min", "time_ms_max", "samples", "gbps", "kernel_ms_median",
+skip = {"run_id", "tier", "time_ms_median", "time_ms_min", "time_ms_max", "samples", "gbps", "kernel_ms_median",
         "kernel_ms_min", "kernel_ms_max", "kernels_per_call", "plan_ms", "alloc_ms", "fill_ms", "call_ms",
         "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms", "worker_ms"}
 common = sorted(set(a) & set(b))
