@@ -39,8 +39,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
   cmd.add_flag("--in-process", o.in_process, "run cases in this process (debugging; a fault ends gridfuzz)");
   cmd.add_option("--workers-per-device", o.workers_per_device,
-                 "worker processes per GPU, running cases side by side while their memory fits (default: 1 with "
-                 "--timing, else half the host's cores, at most 8)")
+                 "worker processes per GPU, running cases side by side while their memory fits (default 1; more is "
+                 "faster where the host's work dominates, but a faulting case can make cases beside it fault: see "
+                 "docs/REPORTS.md)")
       ->check(CLI::Range(1, 64));
   cmd.add_flag("--process-per-case", o.process_per_case,
                "start a fresh worker process for every case (isolation; slower)");
@@ -58,10 +59,10 @@ std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
   return a;
 }
 
-int workers_per_device_for(const EngineOptions& o, unsigned host_cores) {
-  if (o.workers_per_device > 0) return o.workers_per_device;
-  if (o.timing || o.in_process) return 1;
-  return static_cast<int>(std::clamp(host_cores / 2, 1u, 8u));
+int workers_per_device_for(const EngineOptions& o) {
+  // One unless asked: on an H200 without MPS a fault in one worker's context made cases running
+  // beside it fault too (evidence/2026-12-02-h200/README.md), so side by side is opt-in.
+  return o.workers_per_device > 0 ? o.workers_per_device : 1;
 }
 
 RunOptions run_options(const EngineOptions& o) {
@@ -174,7 +175,7 @@ Executor& Session::executor() {
       executor_ = std::make_unique<InProcessExecutor>(env_, devices_.front(), run_options(options_));
     else {
       const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-      const int per_device = workers_per_device_for(options_, cores);
+      const int per_device = workers_per_device_for(options_);
       // Workers side by side share the host's cores for their CPU samples (parallel_for.hpp): each
       // gets its share unless GRIDFUZZ_CPU_THREADS says otherwise (the workers inherit it).
       const std::size_t workers = static_cast<std::size_t>(per_device) * devices_.size();

@@ -1,6 +1,8 @@
 // `gridfuzz diff BASELINE CURRENT`: the nightly gate. Exit 0 when it passes, 1 when it fails (a
 // new failure, model-mismatch or unexpected-pass, a moved boundary, a significant slow-down;
-// the list is printed), 2 when the CSVs cannot be compared (missing, corrupt, another schema
+// too little of the baseline matched: a kernel x variant with no matched case, a kernel family
+// with no row unless --allow-missing names it, a matched share under --min-coverage; the list is
+// printed), 2 when the CSVs cannot be compared (missing, corrupt, another schema
 // major version, a missing column; rows of different devices; no case in common).
 // docs/REPORTS.md states the rules. --json prints the result as JSON instead of text; --junit
 // FILE also writes the gate's findings as JUnit XML.
@@ -28,7 +30,32 @@ struct DiffArgs {
   bool same_verdicts = false;
   bool json = false;
   std::string junit;
+  std::string min_coverage = "0";
+  std::vector<std::string> allow_missing;
+  bool partial = false;
 };
+
+// "95" or "95%" -> 95: a percent of the baseline's cases, 0 to 100 (decimal, as every numeric
+// option).
+double parse_min_coverage(const std::string& text) {
+  std::string number = text;
+  if (!number.empty() && number.back() == '%') number.pop_back();
+  double value = 0;
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+  if (number.empty() || ec != std::errc() || ptr != end || !(value >= 0 && value <= 100))
+    throw UsageError("--min-coverage '" + text + "' is not a percent from 0 to 100 (e.g. 95 or 95%)");
+  return value;
+}
+
+// --allow-missing names a kernel family: the part of a kernel name before its first '.'.
+std::vector<std::string> parse_families(const std::vector<std::string>& names) {
+  for (const std::string& name : names)
+    if (name.empty() || name.find('.') != std::string::npos)
+      throw UsageError("--allow-missing '" + name + "' is not a kernel family (the part of a kernel name before "
+                       "its first '.', e.g. mlx)");
+  return names;
+}
 
 // "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%. The number
 // is decimal (from_chars: no hex "0x1", no leading space or '+', as every numeric option).
@@ -129,6 +156,7 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
   j.key("current").begin_object().field("path", a.current).field("rows", diff.current_rows);
   j.field("devices", diff.current_devices).end_object();
   j.field("matched_cases", diff.matched_cases).field("threshold", diff.threshold);
+  j.field("baseline_commits", diff.baseline_commits).field("current_commits", diff.current_commits);
   if (a.same_verdicts) j.field("same_verdicts", !why && diff.same_cases_and_verdicts());
   if (!why) {
     const auto write_line_item = [](JsonWriter& w, const reports::BoundaryLine& b) { write_line(w, b); };
@@ -151,6 +179,17 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
     write_list(j, "faster", diff.faster, write_timed);
     write_list(j, "unsure", diff.unsure, write_timed);
     j.field("timing_same", diff.timing_same).field("timing_not_compared", diff.timing_not_compared);
+    j.key("coverage").begin_object().field("matched", diff.covered_cases).field("total", diff.coverage_total);
+    j.field("min_coverage", diff.min_coverage).field("partial", diff.partial);
+    write_list(j, "targets", diff.coverage, [](JsonWriter& w, const reports::TargetCoverage& t) {
+      w.begin_object().field("kernel", t.kernel).field("variant", t.variant).field("matched", t.matched);
+      w.field("total", t.total).field("counted", !t.out_of_scope).end_object();
+    });
+    write_list(j, "missing_families", diff.missing_families, [](JsonWriter& w, const reports::MissingFamily& f) {
+      w.begin_object().field("family", f.family).field("cases", f.cases).field("targets", f.targets);
+      w.field("allowed", f.allowed).end_object();
+    });
+    j.field("below_minimum", diff.coverage_below_minimum()).end_object();
     j.field("added_kernels", diff.added_kernels).field("removed_kernels", diff.removed_kernels);
     write_list(j, "added_cases", diff.added_cases, write_case);
     write_list(j, "removed_cases", diff.removed_cases, write_case);
@@ -186,6 +225,16 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--same-verdicts", a->same_verdicts,
                 "also exit 1 unless both runs have the same cases with the same verdicts (timings aside): "
                 "two runs of one sweep, e.g. on one GPU and on several, must agree");
+  cmd->add_option("--min-coverage", a->min_coverage,
+                  "exit 1 when the run matched less than this percent of the baseline's cases (default 0: "
+                  "scripts/nightly passes 95 for the whole plan)");
+  cmd->add_option("--allow-missing", a->allow_missing,
+                  "a kernel family (e.g. mlx) the run may lack entirely, left out of the coverage rules; "
+                  "repeatable or a comma list")
+      ->delimiter(',');
+  cmd->add_flag("--partial", a->partial,
+                "the run is one shard of the baseline's plan: coverage counts only the kernel x variants "
+                "it has rows of, and no family is missing");
   cmd->add_flag("--json", a->json, "print the comparison as one JSON object instead of text (the exit code is the same)");
   cmd->add_option("--junit", a->junit,
                   "also write the gate's findings as JUnit XML to this file: one failing testcase per new failure, "
@@ -194,6 +243,9 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
     options.timing.min_delta_ms = a->min_delta_ms;
+    options.min_coverage = parse_min_coverage(a->min_coverage);
+    options.allow_missing = parse_families(a->allow_missing);
+    options.partial = a->partial;
     if (!a->junit.empty()) check_output_file(junit_output(*a));
     reports::RowSet baseline, current;
     try {

@@ -1,5 +1,6 @@
 #include "gridfuzz/reports/baseline_diff.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -52,6 +53,63 @@ std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
+}
+
+std::vector<std::string> commits_of(const std::vector<CsvRow>& rows) {
+  std::set<std::string> commits;
+  for (const CsvRow& row : rows) commits.insert(row.get("commit"));
+  return {commits.begin(), commits.end()};
+}
+
+// Every kernel x variant of the baseline, how many of its cases the run matched, and which
+// families the run lacks entirely. Cases are counted once (by device and case_id), as matched.
+void compare_coverage(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
+                      const DiffOptions& options) {
+  std::set<std::string> now_keys, now_families;
+  std::set<std::pair<std::string, std::string>> now_targets;
+  for (const CsvRow& row : current) {
+    now_keys.insert(row_key(row));
+    now_families.insert(kernel_family(row.get("kernel")));
+    now_targets.insert({row.get("kernel"), row.get("variant")});
+  }
+  std::map<std::pair<std::string, std::string>, TargetCoverage> targets;
+  std::set<std::string> seen;
+  for (const CsvRow& row : baseline) {
+    const std::string key = row_key(row);
+    if (!seen.insert(key).second) continue;
+    TargetCoverage& t = targets[{row.get("kernel"), row.get("variant")}];
+    t.kernel = row.get("kernel");
+    t.variant = row.get("variant");
+    ++t.total;
+    t.matched += now_keys.count(key);
+  }
+  std::map<std::string, MissingFamily> missing;
+  for (auto& [name, t] : targets) {
+    const std::string family = kernel_family(t.kernel);
+    // A shard runs some families only: only a whole run can miss one.
+    if (!options.partial && !now_families.count(family)) {
+      MissingFamily& f = missing[family];
+      f.family = family;
+      f.cases += t.total;
+      ++f.targets;
+      f.allowed = std::find(options.allow_missing.begin(), options.allow_missing.end(), family) !=
+                  options.allow_missing.end();
+      t.out_of_scope = f.allowed;
+    }
+    if (options.partial && !now_targets.count(name)) t.out_of_scope = true;
+    if (!t.out_of_scope) {
+      diff.coverage_total += t.total;
+      diff.covered_cases += t.matched;
+    }
+    diff.coverage.push_back(t);
+  }
+  for (auto& [family, f] : missing) diff.missing_families.push_back(f);
+}
+
+std::string percent_text(std::size_t part, std::size_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return buf;
 }
 
 std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
@@ -127,6 +185,37 @@ std::string ms(double v) { return significant(v, 4); }
 
 }  // namespace
 
+std::string kernel_family(const std::string& kernel) { return kernel.substr(0, kernel.find('.')); }
+
+std::string commits_text(const std::vector<std::string>& commits) {
+  if (commits.empty()) return "no rows";
+  std::string out;
+  for (std::size_t i = 0; i < commits.size() && i < 3; ++i)
+    out += (i ? ", " : "") + (commits[i].empty() ? std::string("(none)") : commits[i]);
+  if (commits.size() > 3) out += " and " + std::to_string(commits.size() - 3) + " more";
+  return out;
+}
+
+std::vector<TargetCoverage> BaselineDiff::unmatched_targets() const {
+  std::vector<TargetCoverage> out;
+  for (const TargetCoverage& t : coverage) {
+    if (t.out_of_scope || t.matched > 0) continue;
+    // A target of a missing family is told once, as the family.
+    const bool family_missing = std::any_of(missing_families.begin(), missing_families.end(), [&](const auto& f) {
+      return f.family == kernel_family(t.kernel);
+    });
+    if (!family_missing) out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<MissingFamily> BaselineDiff::missing_families_failing() const {
+  std::vector<MissingFamily> out;
+  for (const MissingFamily& f : missing_families)
+    if (!f.allowed) out.push_back(f);
+  return out;
+}
+
 std::optional<std::string> BaselineDiff::incomparable() const {
   if (baseline_devices != current_devices)
     return "the runs are of different devices: baseline " + joined(baseline_devices) + ", current " +
@@ -145,6 +234,10 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
   diff.current_rows = current.size();
   diff.baseline_devices = devices_of(baseline);
   diff.current_devices = devices_of(current);
+  diff.baseline_commits = commits_of(baseline);
+  diff.current_commits = commits_of(current);
+  diff.min_coverage = options.min_coverage;
+  diff.partial = options.partial;
 
   std::map<std::string, const CsvRow*> before;
   for (const CsvRow& row : baseline) before[row_key(row)] = &row;
@@ -203,22 +296,27 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
     if (!kernels_now.count(k)) diff.removed_kernels.push_back(k);
 
   compare_boundaries(diff, baseline, current);
+  compare_coverage(diff, baseline, current, options);
   return diff;
 }
 
 std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   std::ostringstream out;
+  const std::string commits =
+      "commits: baseline " + commits_text(diff.baseline_commits) + "; current " + commits_text(diff.current_commits) + "\n";
   if (const auto why = diff.incomparable()) {
     // Nothing below would mean anything: no "passed", no lists.
-    out << "gate: NOT RUN (cannot compare: " << *why << ")\n";
+    out << "gate: NOT RUN (cannot compare: " << *why << ")\n" << commits;
     out << "baseline " << diff.baseline_rows << " rows on " << joined(diff.baseline_devices) << "\n";
     out << "current  " << diff.current_rows << " rows on " << joined(diff.current_devices) << "\n";
     out << diff.matched_cases << " case(s) matched by device and case_id\n";
     return out.str();
   }
   const std::size_t problems = diff.new_failures.size() + diff.new_model_mismatches.size() +
-                               diff.new_unexpected_passes.size() + diff.moved_boundaries.size() + diff.slower.size();
+                               diff.new_unexpected_passes.size() + diff.moved_boundaries.size() + diff.slower.size() +
+                               diff.coverage_problems();
   out << "gate: " << (diff.gate_failed() ? "FAILED (" + std::to_string(problems) + " problem(s))" : "passed") << "\n";
+  out << commits;
   out << "baseline " << diff.baseline_rows << " rows, current " << diff.current_rows << " rows, " << diff.matched_cases
       << " case(s) matched by device and case_id; timing threshold " << diff.threshold * 100 << "%\n";
 
@@ -231,7 +329,7 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
         << ms(t.before.min_ms) << ", " << ms(t.before.max_ms) << "] n=" << t.before.samples << " -> "
         << ms(t.after.median_ms) << " ms [" << ms(t.after.min_ms) << ", " << ms(t.after.max_ms)
         << "] n=" << t.after.samples << "  " << to_string(t.comparison.change) << ": " << t.comparison.reason
-        << "  gridfuzz replay '" << t.replay << "'";
+        << "  gridfuzz replay --timing '" << t.replay << "'";  // --timing: the replay shows the times
   };
   auto print_move = [&](const BoundaryMove& m) { out << line_name(m.after) << ": " << m.what; };
   auto print_line = [&](const BoundaryLine& b) {
@@ -245,6 +343,40 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   section(out, "New unexpected passes", diff.new_unexpected_passes, max_listed, print_case);
   section(out, "Moved boundaries", diff.moved_boundaries, max_listed, print_move);
   section(out, "Significant slow-downs (SLOWER)", diff.slower, max_listed, print_timed);
+  section(out, "Kernel x variants of the baseline with no matched case", diff.unmatched_targets(), max_listed,
+          [&](const TargetCoverage& t) {
+            out << t.kernel << " " << t.variant << "  0 of " << t.total << " baseline case(s) matched";
+          });
+  section(out, "Kernel families of the baseline with no row in the run (missing from the build?)",
+          diff.missing_families_failing(), max_listed, [&](const MissingFamily& f) {
+            out << f.family << "  " << f.cases << " baseline case(s) in " << f.targets
+                << " kernel x variant(s); --allow-missing " << f.family << " if it is left out on purpose";
+          });
+  if (diff.coverage_below_minimum())
+    out << "\nCoverage under --min-coverage:\n  " << diff.covered_cases << " of " << diff.coverage_total
+        << " baseline case(s) matched (" << percent_text(diff.covered_cases, diff.coverage_total) << ") < "
+        << diff.min_coverage << "%\n";
+
+  // The whole table, passing or not: how much of the baseline this run vouches for.
+  out << "\n== Coverage: matched / baseline cases per kernel x variant ==\n";
+  out << "total " << diff.covered_cases << " / " << diff.coverage_total << " ("
+      << percent_text(diff.covered_cases, diff.coverage_total) << "; --min-coverage " << diff.min_coverage << "%"
+      << (diff.partial ? "; --partial: only the kernel x variants the run has" : "") << ")\n";
+  std::size_t width = 0;
+  for (const TargetCoverage& t : diff.coverage) width = std::max(width, t.kernel.size() + 1 + t.variant.size());
+  for (const TargetCoverage& t : diff.coverage) {
+    const std::string name = t.kernel + " " + t.variant;
+    out << "  " << name << std::string(width - name.size(), ' ') << "  " << t.matched << " / " << t.total;
+    const auto family = std::find_if(diff.missing_families.begin(), diff.missing_families.end(),
+                                     [&](const MissingFamily& f) { return f.family == kernel_family(t.kernel); });
+    if (family != diff.missing_families.end())
+      out << (family->allowed ? "  family missing, allowed (--allow-missing)" : "  FAMILY MISSING");
+    else if (t.out_of_scope)
+      out << "  not in this run (--partial)";
+    else if (t.matched == 0)
+      out << "  NONE MATCHED";
+    out << "\n";
+  }
 
   out << "\n== For information ==\n";
   out << "timings: SAME " << diff.timing_same << ", FASTER " << diff.faster.size() << ", SLOWER " << diff.slower.size()

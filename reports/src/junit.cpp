@@ -74,7 +74,7 @@ std::vector<GateFinding> gate_findings(const BaselineDiff& diff) {
                    "line:      " + line + "\nchange:    " + m.what + "\n"});
   }
   for (const auto& t : diff.slower) {
-    const std::string replay = "gridfuzz replay '" + t.replay + "'";
+    const std::string replay = "gridfuzz replay --timing '" + t.replay + "'";  // the replay shows the times
     const std::string change = samples_text(t.before) + " -> " + samples_text(t.after);
     out.push_back({"gate.slower", case_name(t.device, t.replay), "slower",
                    "slower: " + change + ": " + t.comparison.reason + "; " + replay,
@@ -82,7 +82,45 @@ std::vector<GateFinding> gate_findings(const BaselineDiff& diff) {
                        samples_text(t.before) + "\ncurrent:   " + samples_text(t.after) + "\nwhy:       " +
                        t.comparison.reason + "\nreplay:    " + replay + "\n"});
   }
+  for (const auto& t : diff.unmatched_targets()) {
+    const std::string target = t.kernel + " " + t.variant;
+    out.push_back({"gate.unmatched-target", target, "unmatched-target",
+                   "no case matched: " + target + " has " + std::to_string(t.total) +
+                       " baseline case(s), the run matched none",
+                   "target:    " + target + "\nbaseline:  " + std::to_string(t.total) + " case(s)\nmatched:   0\n"});
+  }
+  for (const auto& f : diff.missing_families_failing())
+    out.push_back({"gate.missing-family", f.family, "missing-family",
+                   "kernel family " + f.family + " has no row in the run (missing from the build?): " +
+                       std::to_string(f.cases) + " baseline case(s) in " + std::to_string(f.targets) +
+                       " kernel x variant(s); --allow-missing " + f.family + " if it is left out on purpose",
+                   "family:    " + f.family + "\nbaseline:  " + std::to_string(f.cases) + " case(s) in " +
+                       std::to_string(f.targets) + " kernel x variant(s)\nrun:       no row\n"});
+  if (diff.coverage_below_minimum()) {
+    const std::string share = std::to_string(diff.covered_cases) + " of " + std::to_string(diff.coverage_total);
+    out.push_back({"gate.coverage", "matched share of the baseline", "coverage",
+                   "coverage: " + share + " baseline case(s) matched, under --min-coverage " +
+                       ms_text(diff.min_coverage) + "%",
+                   "matched:   " + share + "\nminimum:   " + ms_text(diff.min_coverage) + "%\n"});
+  }
   return out;
+}
+
+// The testsuite's properties: both runs' commits, and the coverage per kernel x variant
+// ("matched/total"), so a CI view shows what the gate compared even when it passes.
+void write_properties(std::ostringstream& out, const BaselineDiff& diff) {
+  const auto property = [&](const std::string& name, const std::string& value) {
+    out << "      <property name=\"" << xml_escape(name) << "\" value=\"" << xml_escape(value) << "\"/>\n";
+  };
+  out << "    <properties>\n";
+  property("baseline.commits", commits_text(diff.baseline_commits));
+  property("current.commits", commits_text(diff.current_commits));
+  property("coverage", std::to_string(diff.covered_cases) + "/" + std::to_string(diff.coverage_total));
+  property("min_coverage", ms_text(diff.min_coverage) + "%");
+  for (const TargetCoverage& t : diff.coverage)
+    property("coverage." + t.kernel + "." + t.variant,
+             std::to_string(t.matched) + "/" + std::to_string(t.total) + (t.out_of_scope ? " (not counted)" : ""));
+  out << "    </properties>\n";
 }
 
 }  // namespace
@@ -102,6 +140,7 @@ std::string render_gate_junit(const BaselineDiff& diff) {
       << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"0\">\n";
   out << "  <testsuite name=\"gridfuzz gate\" tests=\"" << tests << "\" failures=\"" << failures
       << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"0\">\n";
+  write_properties(out, diff);
   if (why) {
     out << "    <testcase classname=\"gate\" name=\"baseline comparison\" time=\"0\">\n"
         << "      <error message=\"" << xml_escape("cannot compare: " + *why) << "\" type=\"incomparable\">"

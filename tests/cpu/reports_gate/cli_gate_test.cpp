@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <set>
+#include <sstream>
 
 #include "../../support/run_gridfuzz.hpp"
 #include "../core/split_output.hpp"
@@ -168,6 +169,8 @@ TEST(CliDiff, SlowDownAndThresholdOption) {
   auto r = run("diff " + files);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("SLOWER"), std::string::npos) << r.output;
+  // Replayed as printed, the slow-down shows its times.
+  EXPECT_NE(r.output.find("gridfuzz replay --timing '" + base[0].get("replay") + "'"), std::string::npos) << r.output;
   EXPECT_EQ(run("diff " + files + " --threshold 25%").exit_code, 0);
   EXPECT_EQ(run("diff " + files + " --threshold 0.25").exit_code, 0);
   r = run("diff " + files + " --threshold 25");
@@ -309,6 +312,10 @@ TEST(CliDiff, JunitHasOneFailingTestcasePerFindingWithStableNames) {
   EXPECT_EQ(xpath(dir / "gate1.xml", "count(//testcase[@classname='gate.slower'])"), "1");
   EXPECT_EQ(xpath(dir / "gate1.xml", "string(//testcase[@classname='gate.slower']/@name)"),
             base[0].get("replay") + " on NVIDIA H200");
+  EXPECT_NE(xpath(dir / "gate1.xml", "string(//testcase[@classname='gate.slower']/failure/@message)")
+                .find("gridfuzz replay --timing '" + base[0].get("replay") + "'"),
+            std::string::npos)
+      << "replayed as printed, the slow-down shows its times";
   // Stable: the same findings give the same file.
   EXPECT_EQ(testing::read_text(dir / "gate1.xml"), testing::read_text(dir / "gate2.xml"));
 
@@ -321,6 +328,180 @@ TEST(CliDiff, JunitHasOneFailingTestcasePerFindingWithStableNames) {
   testing::write_csv(dir / "other.csv", {testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "64"}})});
   EXPECT_EQ(run("diff --junit " + q(dir / "no.xml") + " " + q(dir / "base.csv") + " " + q(dir / "other.csv")).exit_code, 2);
   EXPECT_EQ(xpath(dir / "no.xml", "count(//testcase/error)"), "1");
+}
+
+// Coverage: the gate fails when the run vouches for too little of the baseline.
+
+// `n` passing rows of `kernel variant` (tokens 1..n), for coverage tests.
+std::vector<CsvRow> target_rows(const std::string& kernel, const std::string& variant, int n) {
+  std::vector<CsvRow> rows;
+  for (int t = 1; t <= n; ++t) rows.push_back(testing::make_row(kernel, variant, {{"tokens", std::to_string(t)}}));
+  return rows;
+}
+
+std::vector<CsvRow> joined(std::vector<CsvRow> a, const std::vector<CsvRow>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(CliDiffCoverage, AKernelVariantWithNoMatchedCaseIsExit1AndNamed) {
+  TempDir dir;
+  const auto fixed = target_rows("gguf.moe_vec", "fixed", 2);
+  testing::write_csv(dir / "base.csv", joined(legacy_run(), fixed));
+  testing::write_csv(dir / "none.csv", legacy_run());
+  testing::write_csv(dir / "one.csv", joined(legacy_run(), {fixed[0]}));
+  const std::string base = q(dir / "base.csv");
+  auto r = run("diff " + base + " " + q(dir / "none.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "gate: FAILED (1 problem(s))")) << r.output;
+  EXPECT_TRUE(has(r.output, "Kernel x variants of the baseline with no matched case (1):\n"
+                            "  gguf.moe_vec fixed  0 of 2 baseline case(s) matched"))
+      << r.output;
+  EXPECT_TRUE(has(r.output, "gguf.moe_vec legacy  5 / 5\n")) << "the table, matched / total per target\n" << r.output;
+  // One matched case of the target is enough for this rule.
+  r = run("diff " + base + " " + q(dir / "one.csv"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "gguf.moe_vec fixed   1 / 2\n")) << r.output;
+  // A shard (--partial) answers only for the targets it has rows of.
+  r = run("diff --partial " + base + " " + q(dir / "none.csv"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has(r.output, "not in this run (--partial)")) << r.output;
+  testing::write_csv(dir / "other-case.csv",
+                     joined(legacy_run(), {testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "99"}})}));
+  EXPECT_EQ(run("diff --partial " + base + " " + q(dir / "other-case.csv")).exit_code, 1)
+      << "a target the shard ran without matching any baseline case still fails";
+}
+
+TEST(CliDiffCoverage, AMissingKernelFamilyIsExit1UnlessAllowed) {
+  TempDir dir;
+  const auto mlx = joined(target_rows("mlx.qmm", "upstream", 2), target_rows("mlx.gather_qmm", "chunked", 1));
+  testing::write_csv(dir / "base.csv", joined(legacy_run(), mlx));
+  testing::write_csv(dir / "now.csv", legacy_run());
+  const std::string files = q(dir / "base.csv") + " " + q(dir / "now.csv");
+  auto r = run("diff " + files);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "gate: FAILED (1 problem(s))")) << "the family once, not each of its targets\n" << r.output;
+  EXPECT_TRUE(has(r.output, "Kernel families of the baseline with no row in the run (missing from the build?) (1):\n"
+                            "  mlx  3 baseline case(s) in 2 kernel x variant(s); --allow-missing mlx"))
+      << r.output;
+  EXPECT_FALSE(has(r.output, "no matched case")) << r.output;
+  for (const char* allow : {"--allow-missing mlx", "--allow-missing vllm,mlx", "--allow-missing vllm --allow-missing mlx"}) {
+    r = run("diff " + files + " " + allow);
+    EXPECT_EQ(r.exit_code, 0) << allow << "\n" << r.output;
+    EXPECT_TRUE(has(r.output, "family missing, allowed")) << r.output;
+  }
+  EXPECT_EQ(run("diff " + files + " --allow-missing gguf").exit_code, 1) << "another family allowed";
+  // An allowed family is out of the coverage share too: 5 of 5, not 5 of 8.
+  EXPECT_EQ(run("diff " + files + " --allow-missing mlx --min-coverage 100").exit_code, 0);
+  for (const char* bad : {"mlx.qmm", "''"}) {
+    r = run("diff " + files + " --allow-missing " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_TRUE(has(r.output, "--allow-missing")) << r.output;
+  }
+  // A shard has no family missing: it runs some targets only.
+  EXPECT_EQ(run("diff --partial " + files).exit_code, 0);
+}
+
+TEST(CliDiffCoverage, MinCoverageFailsUnderAndPassesAtTheShare) {
+  TempDir dir;
+  const auto fixed = target_rows("gguf.moe_vec", "fixed", 5);
+  testing::write_csv(dir / "base.csv", joined(legacy_run(), fixed));
+  testing::write_csv(dir / "now.csv", joined(legacy_run(), {fixed[0]}));  // 6 of 10
+  const std::string files = q(dir / "base.csv") + " " + q(dir / "now.csv");
+  auto r = run("diff " + files);
+  EXPECT_EQ(r.exit_code, 0) << "the default is 0\n" << r.output;
+  EXPECT_TRUE(has(r.output, "total 6 / 10 (60.0%; --min-coverage 0%)")) << r.output;
+  EXPECT_EQ(run("diff " + files + " --min-coverage 60").exit_code, 0);
+  EXPECT_EQ(run("diff " + files + " --min-coverage 60%").exit_code, 0);
+  r = run("diff " + files + " --min-coverage 60.5");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "Coverage under --min-coverage:\n  6 of 10 baseline case(s) matched (60.0%) < 60.5%"))
+      << r.output;
+  for (const char* bad : {"101", "-1", "ten", "", "0x10"}) {
+    r = run("diff " + files + " --min-coverage '" + bad + "'");
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+  }
+}
+
+// The issue's case on the real baseline: a run of part of it (no MLX, a fifth of the rest).
+TEST(CliDiffCoverage, TheH200BaselineAgainstAPartOfItself) {
+  TempDir dir;
+  const std::filesystem::path baseline = std::filesystem::path(GRIDFUZZ_SOURCE_DIR) / "baselines/nvidia-h200.csv";
+  std::vector<CsvRow> no_mlx, fifth;
+  std::set<std::string> kv;
+  for (const CsvRow& row : read_rows(baseline)) {
+    if (row.get("kernel").starts_with("mlx.")) continue;
+    no_mlx.push_back(row);
+    if (kv.insert(row.get("kernel") + " " + row.get("variant")).second) fifth.push_back(row);  // one per target
+  }
+  testing::write_csv(dir / "no-mlx.csv", no_mlx);
+  testing::write_csv(dir / "fifth.csv", fifth);
+  const std::string base = q(baseline);
+  auto r = run("diff " + base + " " + q(dir / "no-mlx.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "\n  mlx  44 baseline case(s) in 4 kernel x variant(s)")) << r.output;
+  EXPECT_EQ(run("diff " + base + " " + q(dir / "no-mlx.csv") + " --allow-missing mlx --min-coverage 100").exit_code, 0);
+  r = run("diff " + base + " " + q(dir / "fifth.csv") + " --allow-missing mlx --min-coverage 95");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_TRUE(has(r.output, "Coverage under --min-coverage:\n  " + std::to_string(kv.size()) + " of 249 ")) << r.output;
+  EXPECT_EQ(run("diff " + base + " " + q(dir / "fifth.csv") + " --allow-missing mlx").exit_code, 0)
+      << "every target matched once, no share asked for";
+}
+
+TEST(CliDiff, BothRunsCommitsInTheHeaderAndTheJunit) {
+  TempDir dir;
+  auto base = legacy_run(), now = legacy_run();
+  for (auto& row : base) row.set("commit", "aaaa1111");
+  for (std::size_t i = 0; i < now.size(); ++i) now[i].set("commit", "c" + std::to_string(i + 1));
+  testing::write_csv(dir / "base.csv", base);
+  testing::write_csv(dir / "now.csv", now);
+  const auto r = run("diff --junit " + q(dir / "gate.xml") + " " + q(dir / "base.csv") + " " + q(dir / "now.csv"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  // The first lines: the command, the verdict, the commits.
+  std::istringstream lines(r.output);
+  std::string line;
+  for (int i = 0; i < 3 && std::getline(lines, line);) i += line.starts_with("note") ? 0 : 1;
+  EXPECT_EQ(line, "commits: baseline aaaa1111; current c1, c2, c3 and 2 more") << r.output;
+  if (!gridfuzz::testing::have_program("xmllint"))
+    GTEST_SKIP() << "xmllint is not installed (Debian libxml2-utils; scripts/lib.sh installs it)";
+  const auto property = [&](const std::string& name) {
+    std::string out = gridfuzz::testing::run_split("xmllint --xpath 'string(//testsuite/properties/property[@name=\"" +
+                                                   name + "\"]/@value)' " + q(dir / "gate.xml"))
+                          .out;
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+  };
+  EXPECT_EQ(property("baseline.commits"), "aaaa1111");
+  EXPECT_EQ(property("current.commits"), "c1, c2, c3 and 2 more");
+  EXPECT_EQ(property("coverage"), "5/5");
+  EXPECT_EQ(property("coverage.gguf.moe_vec.legacy"), "5/5");
+}
+
+// Each coverage finding is a failing testcase of its own, named without counts.
+TEST(CliDiffCoverage, JunitHasATestcasePerCoverageFinding) {
+  if (!gridfuzz::testing::have_program("xmllint"))
+    GTEST_SKIP() << "xmllint is not installed (Debian libxml2-utils; scripts/lib.sh installs it)";
+  TempDir dir;
+  testing::write_csv(dir / "base.csv", joined(joined(legacy_run(), target_rows("gguf.moe_vec", "fixed", 2)),
+                                              target_rows("mlx.qmm", "upstream", 2)));
+  testing::write_csv(dir / "now.csv", legacy_run());
+  const auto r = run("diff --min-coverage 95 --junit " + q(dir / "gate.xml") + " " + q(dir / "base.csv") + " " +
+                     q(dir / "now.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const auto xpath = [&](const std::string& expr) {
+    std::string out = gridfuzz::testing::run_split("xmllint --xpath " + gridfuzz::testing::shell_quote(expr) + " " +
+                                                   q(dir / "gate.xml"))
+                          .out;
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+  };
+  EXPECT_EQ(xpath("count(//testcase/failure)"), "3");
+  EXPECT_EQ(xpath("string(//testcase[@classname='gate.unmatched-target']/@name)"), "gguf.moe_vec fixed");
+  EXPECT_EQ(xpath("string(//testcase[@classname='gate.missing-family']/@name)"), "mlx");
+  EXPECT_EQ(xpath("string(//testcase[@classname='gate.coverage']/@name)"), "matched share of the baseline");
+  EXPECT_EQ(xpath("string(//testsuite/properties/property[@name='coverage']/@value)"), "5/9");
 }
 
 TEST(CliSweepShard, ShardsSplitTheSweepWithoutOverlap) {

@@ -25,7 +25,7 @@ struct EngineOptions {
   std::uint64_t budget_mib = 0;  // 0: 90% of free device memory
   std::string ledger;            // default: the checked-in properties/known-failures.txt
   bool in_process = false;       // debugging: no worker (a fault kills gridfuzz)
-  int workers_per_device = 0;    // 0: auto (workers_per_device_for)
+  int workers_per_device = 0;    // 0: the default (workers_per_device_for)
   bool process_per_case = false; // a fresh worker process for every case
   bool static_only = false;      // predictions only, even with a GPU
 };
@@ -35,9 +35,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o);
 std::vector<std::string> worker_argv(const EngineOptions& o, int device);
 // What the runner needs of the options.
 RunOptions run_options(const EngineOptions& o);
-// Workers per GPU: the one asked for, else 1 while timing (a timed case has the GPU to itself),
-// else half the host's cores, at most 8 (each worker is a process with its own context).
-int workers_per_device_for(const EngineOptions& o, unsigned host_cores);
+// Workers per GPU: the number asked for, else 1 (side by side is opt-in: a fault in one worker's
+// context can reach the cases running beside it; --timing refuses more than 1).
+int workers_per_device_for(const EngineOptions& o);
 
 // Built-in kernels, registered once.
 Registry& builtin_registry();

@@ -1,7 +1,9 @@
 #pragma once
 // `gridfuzz diff`: a current run against a committed baseline. Rows are matched by device and
 // case_id. The gate fails on a new failure, a new model-mismatch, a new unexpected-pass, a moved
-// boundary or a significant slow-down; everything else is listed for information. Two runs of
+// boundary, a significant slow-down, or too little of the baseline covered (a kernel x variant
+// with no matched case, a kernel family with no row, a matched share under --min-coverage);
+// everything else is listed for information. Two runs of
 // different devices, or with no case in common, cannot be compared at all: the gate neither passes
 // nor fails then (`incomparable()`). docs/REPORTS.md, "The gate", states the rules.
 #include <cstddef>
@@ -33,6 +35,24 @@ struct TimedCase {
   TimingComparison comparison;
 };
 
+// How much of one baseline kernel x variant the run matched: its baseline cases (by device and
+// case_id, each once) and how many of them the run has.
+struct TargetCoverage {
+  std::string kernel, variant;
+  std::size_t matched = 0, total = 0;
+  // Not counted in the coverage rules: its family is allowed missing (--allow-missing), or the
+  // run is partial (a shard) and has no row of it.
+  bool out_of_scope = false;
+};
+
+// A kernel family (the kernel name before its first '.', e.g. "mlx") of the baseline of which
+// the run has no row at all: left out of the build, or not run.
+struct MissingFamily {
+  std::string family;
+  std::size_t cases = 0, targets = 0;  // the baseline's
+  bool allowed = false;                // named by --allow-missing
+};
+
 struct BaselineDiff {
   // Gate failures.
   std::vector<CaseChange> new_failures;          // fail:* now; before: not this verdict, or absent
@@ -40,6 +60,13 @@ struct BaselineDiff {
   std::vector<CaseChange> new_unexpected_passes;
   std::vector<BoundaryMove> moved_boundaries;
   std::vector<TimedCase> slower;
+  // Coverage: every kernel x variant of the baseline (sorted), the families missing from the run
+  // (allowed or not), and the share of the baseline's cases in scope that the run matched.
+  std::vector<TargetCoverage> coverage;
+  std::vector<MissingFamily> missing_families;
+  std::size_t covered_cases = 0, coverage_total = 0;  // in scope
+  double min_coverage = 0;                            // percent, 0..100
+  bool partial = false;
 
   // Information.
   std::vector<CaseChange> still_failing;   // the same failing verdict in the baseline
@@ -57,7 +84,21 @@ struct BaselineDiff {
   std::size_t baseline_rows = 0, current_rows = 0;
   // The devices of each run's rows, "<device> (cc <cc>)", sorted, each once.
   std::vector<std::string> baseline_devices, current_devices;
+  // The distinct `commit` values of each run's rows, sorted ("" for rows built outside git).
+  std::vector<std::string> baseline_commits, current_commits;
   double threshold = 0.10;
+
+  // The coverage findings that fail the gate.
+  std::vector<TargetCoverage> unmatched_targets() const;  // in scope, none matched, family present
+  std::vector<MissingFamily> missing_families_failing() const;
+  bool coverage_below_minimum() const {
+    return coverage_total > 0 && 100.0 * static_cast<double>(covered_cases) <
+                                     min_coverage * static_cast<double>(coverage_total);
+  }
+  std::size_t coverage_problems() const {
+    if (incomparable()) return 0;  // nothing was compared: the gate is not run, neither passed nor failed
+    return unmatched_targets().size() + missing_families_failing().size() + (coverage_below_minimum() ? 1 : 0);
+  }
 
   // Why the two runs cannot be compared, or nothing: their rows are of different devices (device
   // or cc), or no case matched. A gate over such runs would pass on nothing (e.g. a static run,
@@ -74,18 +115,32 @@ struct BaselineDiff {
 
   bool gate_failed() const {
     return !new_failures.empty() || !new_model_mismatches.empty() || !new_unexpected_passes.empty() ||
-           !moved_boundaries.empty() || !slower.empty();
+           !moved_boundaries.empty() || !slower.empty() || coverage_problems() > 0;
   }
 };
 
 struct DiffOptions {
   TimingOptions timing;
+  // The least share of the baseline's cases (in scope) the run must match, in percent.
+  double min_coverage = 0;
+  // Kernel families the run may lack entirely (e.g. "mlx" where its sources are not built).
+  std::vector<std::string> allow_missing;
+  // The run is one part of the baseline's plan (a shard): only the kernel x variants it has rows
+  // of are in scope, and a family without rows is not missing.
+  bool partial = false;
 };
+
+// The kernel family of a kernel name: the part before the first '.' ("mlx.qmm" -> "mlx").
+std::string kernel_family(const std::string& kernel);
+
+// "a, b, c and 2 more": up to three commits of a run, "(none)" for a commit column left empty.
+std::string commits_text(const std::vector<std::string>& commits);
 
 BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
                        const DiffOptions& options = {});
 
-// The readable list: the verdict line, then the gate failures, then the information.
+// The readable list: the verdict line, the commits, the gate failures, the coverage table, then
+// the information.
 // `max_listed` bounds each list (the rest is counted). For runs that cannot be compared: the
 // line "gate: NOT RUN (cannot compare: ...)" and the devices and counts, never "gate: passed".
 std::string render_diff(const BaselineDiff& diff, std::size_t max_listed = 50);

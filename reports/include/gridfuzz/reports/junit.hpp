@@ -7,9 +7,11 @@
 //
 // render_gate_junit: the gate's findings (`gridfuzz diff --junit FILE`) as one <testsuite>
 // "gridfuzz gate": one failing <testcase> per finding (new failure, new model-mismatch, new
-// unexpected-pass, moved boundary, slow-down), named so that the same finding has the same name
+// unexpected-pass, moved boundary, slow-down, a kernel x variant with no matched case, a missing
+// kernel family, coverage under --min-coverage), named so that the same finding has the same name
 // in every run (no times, no run ids), or one passing testcase when the gate passes. Runs that
-// cannot be compared give one <error> testcase with the reason. docs/REPORTS.md, "junit.xml".
+// cannot be compared give one <error> testcase with the reason. The testsuite's <properties> name
+// both runs' commits and the coverage per kernel x variant. docs/REPORTS.md, "junit.xml".
 #include <string>
 #include <string_view>
 #include <vector>
