@@ -1,5 +1,6 @@
-// `gridfuzz baseline accept` through the binary: what it refuses (exit 2, nothing written), how it
-// merges a run into a baseline by case and records why (docs/REPORTS.md, "Accepting a change").
+// `gridfuzz baseline accept` and `gridfuzz merge` through the binary: what each refuses (exit 2,
+// nothing written), how accept merges a run into a baseline by case and records why, how merge
+// joins one file per machine (docs/REPORTS.md, "Accepting a change", "Merging CSVs").
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -220,6 +221,46 @@ TEST(CliAccept, RewritesTheH200BaselineInTheCurrentSchema) {
   EXPECT_TRUE(std::filesystem::exists(dir / "new.accepts.md"));
   // The run is never the output.
   EXPECT_EQ(run(accept(h200, dir / "run.csv", "--partial --out " + q(dir / "run.csv"))).exit_code, 2);
+}
+
+TEST(CliMerge, MergesTwoDevicesFiles) {
+  TempDir dir;
+  auto a100 = moe_rows(8190, 8191);
+  for (auto& row : a100) {
+    row.set("device", "NVIDIA A100-SXM4-80GB");
+    row.set("cc", "8.0");
+  }
+  write_csv(dir / "h200.csv", moe_rows(8190, 8191));
+  write_csv(dir / "a100.csv", a100);
+  const auto r = run("merge " + q(dir / "all.csv") + " " + q(dir / "h200.csv") + " " + q(dir / "a100.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto rows = read_rows(dir / "all.csv");
+  ASSERT_EQ(rows.size(), 4u);  // the same case ids, on two devices
+  EXPECT_EQ(rows[0].get("device"), "NVIDIA H200");
+  EXPECT_EQ(rows[3].get("device"), "NVIDIA A100-SXM4-80GB");
+  const auto slugs = run("report --device-slugs " + q(dir / "all.csv"));
+  EXPECT_EQ(slugs.output, "nvidia-a100-sxm4-80gb\nnvidia-h200\n");
+}
+
+TEST(CliMerge, ACaseTwiceIsRefusedUnlessLastWins) {
+  TempDir dir;
+  write_csv(dir / "one.csv", moe_rows(8190, 8191));
+  auto again = moe_rows(8191, 8192);
+  again[0].set("verdict", "skipped");
+  write_csv(dir / "two.csv", again);
+  const std::string inputs = " " + q(dir / "one.csv") + " " + q(dir / "two.csv");
+  auto r = run("merge " + q(dir / "all.csv") + inputs);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--last-wins"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "all.csv"));
+  r = run("merge --last-wins " + q(dir / "all.csv") + inputs);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_rows(dir / "all.csv").size(), 3u);
+  EXPECT_EQ(verdicts(dir / "all.csv").at(again[0].get("case_id")), "skipped");
+  // An output that is one of the inputs is refused, the input left as it was.
+  const std::string one = read_text(dir / "one.csv");
+  EXPECT_EQ(run("merge --last-wins " + q(dir / "one.csv") + inputs).exit_code, 2);
+  EXPECT_EQ(read_text(dir / "one.csv"), one);
 }
 
 }  // namespace
