@@ -179,6 +179,8 @@ int run_main(int argc, char** argv) {
   add(add_bisect_command);
   add(add_report_command);
   add(add_diff_command);
+  add(add_baseline_command);
+  add(add_merge_command);
 
   std::vector<std::string> commands;
   for (const auto& entry : runners) commands.push_back(entry.first->get_name());
