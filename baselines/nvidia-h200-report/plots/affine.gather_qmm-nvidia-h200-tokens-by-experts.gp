@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
@@ -17,9 +22,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:1.04857e+06]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [2730.67:1.57287e+06]
+set xrange [-0.6:1.6]
+set xtics ('128 (cols=4096,rows=768)' 0, '384 (cols=7168,rows=4096)' 1) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -28,7 +33,9 @@ set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0
 plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'fixed: no failure up to the value (> N)', \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: first fail', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -40,9 +47,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:1.04857e+06]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [2730.67:1.57287e+06]
+set xrange [-0.6:1.6]
+set xtics ('128 (cols=4096,rows=768)' 0, '384 (cols=7168,rows=4096)' 1) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -51,6 +58,8 @@ set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0
 plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'fixed: no failure up to the value (> N)', \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: first fail', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

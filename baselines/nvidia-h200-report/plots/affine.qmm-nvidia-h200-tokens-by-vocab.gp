@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
@@ -17,9 +22,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:402675]
-set xrange [-0.6:0.6]
-set xtics ('32000' 0) font ',10'
+set yrange [5.33333:805416]
+set xrange [-0.6:2.6]
+set xtics ('32000 (cols=4096)' 0, '151936 (cols=2048)' 1, '151936 (cols=4096)' 2) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -27,8 +32,12 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output
 
@@ -40,9 +49,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:402675]
-set xrange [-0.6:0.6]
-set xtics ('32000' 0) font ',10'
+set yrange [5.33333:805416]
+set xrange [-0.6:2.6]
+set xtics ('32000 (cols=4096)' 0, '151936 (cols=2048)' 1, '151936 (cols=4096)' 2) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -50,7 +59,11 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output

@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
@@ -18,7 +23,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [10.6667:524286]
+set xrange [5460:524286]
 set format x '%.0f'
 
 # times
@@ -28,8 +33,8 @@ set logscale y
 set ylabel 'ms per call (median; bars min..max)'
 set format x ''
 set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'gather_qmm-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'affine.gather_qmm fixed', \
-     here.'gather_qmm-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'affine.gather_qmm legacy', \
+plot here.'gather_qmm-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'affine.gather_qmm legacy', \
+     here.'gather_qmm-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'affine.gather_qmm fixed', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'mlx.gather_qmm upstream', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked'
 
@@ -40,11 +45,11 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.937614:1.21479]
+set yrange [0.961382:1.09783]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
+plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked / mlx.gather_qmm upstream', \
-     here.'gather_qmm-nvidia-h200-timing.dat' index 6 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / mlx.gather_qmm upstream'
+     here.'gather_qmm-nvidia-h200-timing.dat' index 6 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#d62728' title 'affine.gather_qmm fixed / mlx.gather_qmm upstream'
 unset multiplot
 
 set output
@@ -58,7 +63,7 @@ set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
 set logscale x
-set xrange [10.6667:524286]
+set xrange [5460:524286]
 set format x '%.0f'
 
 # times
@@ -68,8 +73,8 @@ set logscale y
 set ylabel 'ms per call (median; bars min..max)'
 set format x ''
 set key at screen 0.68, screen 0.90 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'gather_qmm-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'affine.gather_qmm fixed', \
-     here.'gather_qmm-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'affine.gather_qmm legacy', \
+plot here.'gather_qmm-nvidia-h200-timing.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#1f77b4' title 'affine.gather_qmm legacy', \
+     here.'gather_qmm-nvidia-h200-timing.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#d62728' title 'affine.gather_qmm fixed', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#2ca02c' title 'mlx.gather_qmm upstream', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 1.2 lw 2 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked'
 
@@ -80,11 +85,11 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.937614:1.21479]
+set yrange [0.961382:1.09783]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
+plot 1 with lines lc rgb 'black' lw 1 notitle, here.'gather_qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'affine.gather_qmm fixed / affine.gather_qmm legacy', \
      here.'gather_qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.gather_qmm chunked / mlx.gather_qmm upstream', \
-     here.'gather_qmm-nvidia-h200-timing.dat' index 6 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#1f77b4' title 'affine.gather_qmm fixed / mlx.gather_qmm upstream'
+     here.'gather_qmm-nvidia-h200-timing.dat' index 6 using 1:2 with linespoints pt 9 ps 1.2 lw 2 dt 2 lc rgb '#d62728' title 'affine.gather_qmm fixed / mlx.gather_qmm upstream'
 unset multiplot
 
 set output

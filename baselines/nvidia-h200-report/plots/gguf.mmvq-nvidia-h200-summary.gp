@@ -1,17 +1,22 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
 reset
-set terminal pngcairo size 1400,338 noenhanced font ',10'
+set terminal pngcairo size 1400,654 noenhanced font ',10'
 set output here.'gguf.mmvq-nvidia-h200-summary.png'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -20,20 +25,44 @@ set grid xtics ytics lc rgb '#e4e4e4'
 unset key
 set mxtics 1
 
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.880734
+set bmargin at screen 0.75841
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)' at screen 0.242857, screen 0.894495 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("1408" 0, "10591" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 10591' 2, 'fixed: no failure up to 10591' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.633028
+set bmargin at screen 0.510703
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.646789 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("32" 0, "2816" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 2816' 2, 'fixed: no failure up to 2816' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.769231
-set bmargin at screen 0.532544
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.795858 left font ',11'
-set xrange [-0.8:14.2]
+set tmargin at screen 0.397554
+set bmargin at screen 0.275229
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.411315 left font ',11'
+set xrange [-0.8:22.4]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "786419" 7.6, "786420" 8.6, "786421" 9.6, "786422" 10.6, "786423" 11.6, "1525200" 13.4) rotate by 90 right font ',9'
+set xtics ("8" 0, "24" 1.8, "32768" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "621378" 11.2, "786419" 13, "786420" 14, "786421" 15, "786422" 16, "786423" 17, "1525200" 18.8, "1525201" 19.8, "2490329" 21.6) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 1525200' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -43,8 +72,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.307692
-set bmargin at screen 0.0118343
+set tmargin at screen 0.159021
+set bmargin at screen 0.00611621
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -59,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,338 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,654 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.mmvq-nvidia-h200-summary.svg'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -68,20 +97,44 @@ set grid xtics ytics lc rgb '#e4e4e4'
 unset key
 set mxtics 1
 
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.880734
+set bmargin at screen 0.75841
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)' at screen 0.242857, screen 0.894495 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("1408" 0, "10591" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 10591' 2, 'fixed: no failure up to 10591' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.633028
+set bmargin at screen 0.510703
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.646789 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("32" 0, "2816" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 2816' 2, 'fixed: no failure up to 2816' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.769231
-set bmargin at screen 0.532544
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.795858 left font ',11'
-set xrange [-0.8:14.2]
+set tmargin at screen 0.397554
+set bmargin at screen 0.275229
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.411315 left font ',11'
+set xrange [-0.8:22.4]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "786419" 7.6, "786420" 8.6, "786421" 9.6, "786422" 10.6, "786423" 11.6, "1525200" 13.4) rotate by 90 right font ',9'
+set xtics ("8" 0, "24" 1.8, "32768" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "621378" 11.2, "786419" 13, "786420" 14, "786421" 15, "786422" 16, "786423" 17, "1525200" 18.8, "1525201" 19.8, "2490329" 21.6) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 1525200' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -91,8 +144,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.307692
-set bmargin at screen 0.0118343
+set tmargin at screen 0.159021
+set bmargin at screen 0.00611621
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

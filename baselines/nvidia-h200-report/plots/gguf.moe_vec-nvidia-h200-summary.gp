@@ -1,17 +1,22 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
 reset
-set terminal pngcairo size 1400,652 noenhanced font ',10'
+set terminal pngcairo size 1400,922 noenhanced font ',10'
 set output here.'gguf.moe_vec-nvidia-h200-summary.png'
 set multiplot title 'gguf.moe_vec on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -23,30 +28,44 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.880368
-set bmargin at screen 0.628834
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)' at screen 0.242857, screen 0.894172 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.915401
+set bmargin at screen 0.737527
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)' at screen 0.242857, screen 0.925163 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:5.6]
-set xtics ("64" 0, "8190" 1.8, "8191" 2.8, "8192" 3.8, "8193" 4.8, "8194" 5.8) rotate by 90 right font ',9'
+set xtics ("2" 0, "64" 1.8, "8190" 3.6, "8191" 4.6, "8192" 5.6, "8193" 6.6, "8194" 7.6, "95326" 9.4, "381303" 11.2) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 8192' 5, 'fixed: no failure up to 8194' 4, 'zchunk: no failure up to 8194' 3, 'rows_x: no failure up to 8194' 2, 'pairs_x: no failure up to 8194' 1) font ',10'
-set arrow 1 from 3.3,4.55 to 3.3,5.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 5.1,4.55 to 5.1,5.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.moe_vec-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.639913
+set bmargin at screen 0.462039
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)' at screen 0.242857, screen 0.649675 left font ',11'
+set xrange [-0.8:8]
+set yrange [0.4:5.6]
+set xtics ("1" 0, "1408" 1.8, "2048" 3.6, "10594" 5.4, "192154" 7.2) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 192154' 5, 'fixed: no failure up to 192154' 4, 'zchunk: no failure up to 192154' 3, 'rows_x: no failure up to 192154' 2, 'pairs_x: no failure up to 192154' 1) font ',10'
+set arrow 1 from 6.3,4.55 to 6.3,5.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.515337
-set bmargin at screen 0.263804
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)' at screen 0.242857, screen 0.529141 left font ',11'
+set tmargin at screen 0.364425
+set bmargin at screen 0.186551
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)' at screen 0.242857, screen 0.374187 left font ',11'
 set xrange [-0.8:6.6]
 set yrange [0.4:5.6]
 set xtics ("2816" 0, "384256" 1.8, "384288" 2.8, "384320" 3.8, "384352" 4.8, "384384" 5.8) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 384320' 5, 'fixed: no failure up to 384384' 4, 'zchunk: no failure up to 384384' 3, 'rows_x: no failure up to 384384' 2, 'pairs_x: no failure up to 384384' 1) font ',10'
 set arrow 1 from 3.3,4.55 to 3.3,5.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -56,8 +75,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.159509
-set bmargin at screen 0.00613497
+set tmargin at screen 0.112798
+set bmargin at screen 0.00433839
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -72,7 +91,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,652 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,922 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.moe_vec-nvidia-h200-summary.svg'
 set multiplot title 'gguf.moe_vec on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -84,30 +103,44 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.880368
-set bmargin at screen 0.628834
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)' at screen 0.242857, screen 0.894172 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.915401
+set bmargin at screen 0.737527
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)' at screen 0.242857, screen 0.925163 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:5.6]
-set xtics ("64" 0, "8190" 1.8, "8191" 2.8, "8192" 3.8, "8193" 4.8, "8194" 5.8) rotate by 90 right font ',9'
+set xtics ("2" 0, "64" 1.8, "8190" 3.6, "8191" 4.6, "8192" 5.6, "8193" 6.6, "8194" 7.6, "95326" 9.4, "381303" 11.2) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 8192' 5, 'fixed: no failure up to 8194' 4, 'zchunk: no failure up to 8194' 3, 'rows_x: no failure up to 8194' 2, 'pairs_x: no failure up to 8194' 1) font ',10'
-set arrow 1 from 3.3,4.55 to 3.3,5.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 5.1,4.55 to 5.1,5.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.moe_vec-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.639913
+set bmargin at screen 0.462039
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)' at screen 0.242857, screen 0.649675 left font ',11'
+set xrange [-0.8:8]
+set yrange [0.4:5.6]
+set xtics ("1" 0, "1408" 1.8, "2048" 3.6, "10594" 5.4, "192154" 7.2) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 192154' 5, 'fixed: no failure up to 192154' 4, 'zchunk: no failure up to 192154' 3, 'rows_x: no failure up to 192154' 2, 'pairs_x: no failure up to 192154' 1) font ',10'
+set arrow 1 from 6.3,4.55 to 6.3,5.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.515337
-set bmargin at screen 0.263804
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)' at screen 0.242857, screen 0.529141 left font ',11'
+set tmargin at screen 0.364425
+set bmargin at screen 0.186551
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)' at screen 0.242857, screen 0.374187 left font ',11'
 set xrange [-0.8:6.6]
 set yrange [0.4:5.6]
 set xtics ("2816" 0, "384256" 1.8, "384288" 2.8, "384320" 3.8, "384352" 4.8, "384384" 5.8) rotate by 90 right font ',9'
 set ytics ('legacy: fails from 384320' 5, 'fixed: no failure up to 384384' 4, 'zchunk: no failure up to 384384' 3, 'rows_x: no failure up to 384384' 2, 'pairs_x: no failure up to 384384' 1) font ',10'
 set arrow 1 from 3.3,4.55 to 3.3,5.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -117,8 +150,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.159509
-set bmargin at screen 0.00613497
+set tmargin at screen 0.112798
+set bmargin at screen 0.00433839
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

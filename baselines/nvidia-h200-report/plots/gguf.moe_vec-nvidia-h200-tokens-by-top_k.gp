@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG

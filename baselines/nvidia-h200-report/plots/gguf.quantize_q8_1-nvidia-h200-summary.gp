@@ -1,17 +1,22 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
 reset
-set terminal pngcairo size 1400,308 noenhanced font ',10'
+set terminal pngcairo size 1400,470 noenhanced font ',10'
 set output here.'gguf.quantize_q8_1-nvidia-h200-summary.png'
 set multiplot title 'gguf.quantize_q8_1 on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -23,16 +28,28 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.746753
-set bmargin at screen 0.487013
-set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:12.4]
+set tmargin at screen 0.834043
+set bmargin at screen 0.66383
+set label 1 'rows   (other axes: cols=2816)   + 1 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.853191 left font ',11'
+set xrange [-0.8:21.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "699049" 7.6, "699050" 8.6, "699051" 9.6, "699052" 10.6, "699053" 11.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 699053' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "64" 1.8, "2730" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "190649" 11.2, "699049" 13, "699050" 14, "699051" 15, "699052" 16, "699053" 17, "762600" 18.8, "1242758" 20.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 1242758' 1) font ',10'
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.455319
+set bmargin at screen 0.285106
+set label 1 'cols   (other axes: rows=64)' at screen 0.242857, screen 0.474468 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("1536" 0, "2816" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 2816' 2, 'fixed: no failure up to 2816' 1) font ',10'
+plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -42,8 +59,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.266234
-set bmargin at screen 0.012987
+set tmargin at screen 0.174468
+set bmargin at screen 0.00851064
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -57,7 +74,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,308 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,470 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.quantize_q8_1-nvidia-h200-summary.svg'
 set multiplot title 'gguf.quantize_q8_1 on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -69,16 +86,28 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.746753
-set bmargin at screen 0.487013
-set label 1 'rows   (other axes: cols=2816)' at screen 0.242857, screen 0.775974 left font ',11'
-set xrange [-0.8:12.4]
+set tmargin at screen 0.834043
+set bmargin at screen 0.66383
+set label 1 'rows   (other axes: cols=2816)   + 1 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.853191 left font ',11'
+set xrange [-0.8:21.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "65534" 1.8, "65535" 2.8, "65536" 3.8, "65537" 4.8, "65538" 5.8, "699049" 7.6, "699050" 8.6, "699051" 9.6, "699052" 10.6, "699053" 11.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 699053' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "64" 1.8, "2730" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "190649" 11.2, "699049" 13, "699050" 14, "699051" 15, "699052" 16, "699053" 17, "762600" 18.8, "1242758" 20.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 1242758' 1) font ',10'
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.455319
+set bmargin at screen 0.285106
+set label 1 'cols   (other axes: rows=64)' at screen 0.242857, screen 0.474468 left font ',11'
+set xrange [-0.8:2.6]
+set yrange [0.4:2.6]
+set xtics ("1536" 0, "2816" 1.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 2816' 2, 'fixed: no failure up to 2816' 1) font ',10'
+plot here.'gguf.quantize_q8_1-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -88,8 +117,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.266234
-set bmargin at screen 0.012987
+set tmargin at screen 0.174468
+set bmargin at screen 0.00851064
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

@@ -1,17 +1,22 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
 reset
-set terminal pngcairo size 1400,272 noenhanced font ',10'
+set terminal pngcairo size 1400,406 noenhanced font ',10'
 set output here.'llamacpp.mmq-nvidia-h200-summary.png'
 set multiplot title 'llamacpp.mmq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -23,16 +28,28 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.713235
-set bmargin at screen 0.522059
-set label 1 'tokens   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)' at screen 0.242857, screen 0.746324 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.807882
+set bmargin at screen 0.679803
+set label 1 'tokens   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 1 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.830049 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:1.6]
-set xtics ("512" 0, "58111" 1.8, "58112" 2.8, "58113" 3.8, "58114" 4.8, "58115" 5.8) rotate by 90 right font ',9'
+set xtics ("2" 0, "512" 1.8, "897" 3.6, "58111" 5.4, "58112" 6.4, "58113" 7.4, "58114" 8.4, "58115" 9.4, "131071" 11.2) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 58113' 1) font ',10'
-set arrow 1 from 3.3,0.55 to 3.3,1.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 6.9,0.55 to 6.9,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'llamacpp.mmq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.458128
+set bmargin at screen 0.330049
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)' at screen 0.242857, screen 0.480296 left font ',11'
+set xrange [-0.8:4.4]
+set yrange [0.4:1.6]
+set xtics ("1" 0, "2048" 1.8, "4162" 3.6) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 4162' 1) font ',10'
+plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -42,8 +59,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.301471
-set bmargin at screen 0.0147059
+set tmargin at screen 0.20197
+set bmargin at screen 0.00985222
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -57,7 +74,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,272 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,406 noenhanced font 'sans,10' background rgb 'white'
 set output here.'llamacpp.mmq-nvidia-h200-summary.svg'
 set multiplot title 'llamacpp.mmq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -69,16 +86,28 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.713235
-set bmargin at screen 0.522059
-set label 1 'tokens   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)' at screen 0.242857, screen 0.746324 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.807882
+set bmargin at screen 0.679803
+set label 1 'tokens   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 1 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.830049 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:1.6]
-set xtics ("512" 0, "58111" 1.8, "58112" 2.8, "58113" 3.8, "58114" 4.8, "58115" 5.8) rotate by 90 right font ',9'
+set xtics ("2" 0, "512" 1.8, "897" 3.6, "58111" 5.4, "58112" 6.4, "58113" 7.4, "58114" 8.4, "58115" 9.4, "131071" 11.2) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 58113' 1) font ',10'
-set arrow 1 from 3.3,0.55 to 3.3,1.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 6.9,0.55 to 6.9,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'llamacpp.mmq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
+
+# panel: rows
+unset arrow
+unset label
+set tmargin at screen 0.458128
+set bmargin at screen 0.330049
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)' at screen 0.242857, screen 0.480296 left font ',11'
+set xrange [-0.8:4.4]
+set yrange [0.4:1.6]
+set xtics ("1" 0, "2048" 1.8, "4162" 3.6) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 4162' 1) font ',10'
+plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -88,8 +117,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.301471
-set bmargin at screen 0.0147059
+set tmargin at screen 0.20197
+set bmargin at screen 0.00985222
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
@@ -17,9 +22,9 @@ set title 'llamacpp.mmq on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [19371:174339]
-set xrange [-0.6:0.6]
-set xtics ('256' 0) font ',10'
+set yrange [19371:174342]
+set xrange [-0.6:1.6]
+set xtics ('128 (cols=768,proj=down)' 0, '256 (cols=7168,proj=gate_up)' 1) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -38,9 +43,9 @@ set title 'llamacpp.mmq on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [19371:174339]
-set xrange [-0.6:0.6]
-set xtics ('256' 0) font ',10'
+set yrange [19371:174342]
+set xrange [-0.6:1.6]
+set xtics ('128 (cols=768,proj=down)' 0, '256 (cols=7168,proj=gate_up)' 1) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

@@ -1,17 +1,22 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
 reset
-set terminal pngcairo size 1400,630 noenhanced font ',10'
+set terminal pngcairo size 1400,676 noenhanced font ',10'
 set output here.'mlx.gather_qmm-nvidia-h200-summary.png'
 set multiplot title 'mlx.gather_qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -23,43 +28,47 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.87619
-set bmargin at screen 0.749206
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)' at screen 0.242857, screen 0.890476 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.884615
+set bmargin at screen 0.766272
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.897929 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:2.6]
-set xtics ("16" 0, "8190" 1.8, "8191" 2.8, "8192" 3.8, "8193" 4.8, "8194" 5.8) rotate by 90 right font ',9'
+set xtics ("6" 0, "16" 1.8, "2730" 3.6, "8190" 5.4, "8191" 6.4, "8192" 7.4, "8193" 8.4, "8194" 9.4, "349524" 11.2) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 8192' 2, 'chunked: no failure up to 8194' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.631746
-set bmargin at screen 0.504762
-set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)' at screen 0.242857, screen 0.646032 left font ',11'
-set xrange [-0.8:3.6]
+set tmargin at screen 0.633136
+set bmargin at screen 0.514793
+set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)' at screen 0.242857, screen 0.64645 left font ',11'
+set xrange [-0.8:5.4]
 set yrange [0.4:2.6]
-set xtics ("768" 0, "8064" 1.8, "8192" 2.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 8192' 2, 'chunked: no failure up to 8192' 1) font ',10'
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set xtics ("768" 0, "8064" 1.8, "8192" 2.8, "32896" 4.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 32896' 2, 'chunked: fails from 32896' 1) font ',10'
+set arrow 1 from 3.7,1.55 to 3.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 2 from 3.7,0.55 to 3.7,1.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.387302
-set bmargin at screen 0.260317
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)' at screen 0.242857, screen 0.401587 left font ',11'
-set xrange [-0.8:4.6]
+set tmargin at screen 0.393491
+set bmargin at screen 0.275148
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)' at screen 0.242857, screen 0.406805 left font ',11'
+set xrange [-0.8:8.4]
 set yrange [0.4:2.6]
-set xtics ("4096" 0, "43968" 1.8, "44032" 2.8, "44096" 3.8) rotate by 90 right font ',9'
+set xtics ("64" 0, "4096" 1.8, "43584" 3.6, "43968" 4.6, "44032" 5.6, "44096" 6.6, "44224" 7.6) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 44096' 2, 'chunked: fails from 44096' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 3.3,0.55 to 3.3,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
+set arrow 1 from 6.1,1.55 to 6.1,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 2 from 6.1,0.55 to 6.1,1.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 6 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
 
 # legend
 unset arrow
@@ -69,14 +78,15 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.165079
-set bmargin at screen 0.00634921
+set tmargin at screen 0.186391
+set bmargin at screen 0.00591716
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
+     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt 2 ps 1.6 lw 2 lc rgb '#d62728' title 'FAIL (unexpected)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
@@ -85,7 +95,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,630 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,676 noenhanced font 'sans,10' background rgb 'white'
 set output here.'mlx.gather_qmm-nvidia-h200-summary.svg'
 set multiplot title 'mlx.gather_qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -97,43 +107,47 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.87619
-set bmargin at screen 0.749206
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)' at screen 0.242857, screen 0.890476 left font ',11'
-set xrange [-0.8:6.6]
+set tmargin at screen 0.884615
+set bmargin at screen 0.766272
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.897929 left font ',11'
+set xrange [-0.8:12]
 set yrange [0.4:2.6]
-set xtics ("16" 0, "8190" 1.8, "8191" 2.8, "8192" 3.8, "8193" 4.8, "8194" 5.8) rotate by 90 right font ',9'
+set xtics ("6" 0, "16" 1.8, "2730" 3.6, "8190" 5.4, "8191" 6.4, "8192" 7.4, "8193" 8.4, "8194" 9.4, "349524" 11.2) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 8192' 2, 'chunked: no failure up to 8194' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.631746
-set bmargin at screen 0.504762
-set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)' at screen 0.242857, screen 0.646032 left font ',11'
-set xrange [-0.8:3.6]
+set tmargin at screen 0.633136
+set bmargin at screen 0.514793
+set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)' at screen 0.242857, screen 0.64645 left font ',11'
+set xrange [-0.8:5.4]
 set yrange [0.4:2.6]
-set xtics ("768" 0, "8064" 1.8, "8192" 2.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 8192' 2, 'chunked: no failure up to 8192' 1) font ',10'
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set xtics ("768" 0, "8064" 1.8, "8192" 2.8, "32896" 4.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 32896' 2, 'chunked: fails from 32896' 1) font ',10'
+set arrow 1 from 3.7,1.55 to 3.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 2 from 3.7,0.55 to 3.7,1.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.387302
-set bmargin at screen 0.260317
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)' at screen 0.242857, screen 0.401587 left font ',11'
-set xrange [-0.8:4.6]
+set tmargin at screen 0.393491
+set bmargin at screen 0.275148
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)' at screen 0.242857, screen 0.406805 left font ',11'
+set xrange [-0.8:8.4]
 set yrange [0.4:2.6]
-set xtics ("4096" 0, "43968" 1.8, "44032" 2.8, "44096" 3.8) rotate by 90 right font ',9'
+set xtics ("64" 0, "4096" 1.8, "43584" 3.6, "43968" 4.6, "44032" 5.6, "44096" 6.6, "44224" 7.6) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 44096' 2, 'chunked: fails from 44096' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 3.3,0.55 to 3.3,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
+set arrow 1 from 6.1,1.55 to 6.1,2.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 2 from 6.1,0.55 to 6.1,1.45 nohead lw 2.5 lc rgb 'black' front
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd', \
+     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 6 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
 
 # legend
 unset arrow
@@ -143,14 +157,15 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.165079
-set bmargin at screen 0.00634921
+set tmargin at screen 0.186391
+set bmargin at screen 0.00591716
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
+     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt 2 ps 1.6 lw 2 lc rgb '#d62728' title 'FAIL (unexpected)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot

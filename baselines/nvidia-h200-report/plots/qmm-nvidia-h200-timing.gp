@@ -1,12 +1,17 @@
 # Written by gridfuzz report. Draw it from any folder: gnuplot PATH/TO/THIS.gp
 # Data and pictures are beside this script: its folder comes from ARG0 (its path as given
-# to gnuplot); piped into gnuplot (no ARG0) it uses the folder where it was written.
+# to gnuplot); piped into gnuplot (no ARG0) it uses gf_here if set, else the folder where
+# it was written.
 gf_cut = 0
-if (exists("ARG0") && strlen(ARG0) > 0) {
-  do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
-  here = ARG0[1:gf_cut]
+if (exists("gf_here")) {
+  here = gf_here
 } else {
-  here = '/work/main/baselines/nvidia-h200-report/plots/'
+  if (exists("ARG0") && strlen(ARG0) > 0) {
+    do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
+    here = ARG0[1:gf_cut]
+  } else {
+    here = '/work/main/baselines/nvidia-h200-report/plots/'
+  }
 }
 
 # PNG
@@ -17,8 +22,7 @@ set multiplot title 'qmm on NVIDIA H200: median time by tokens' font ',14'
 set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
-set logscale x
-set xrange [10.6667:201338]
+set xrange [63751.1:137581]
 set format x '%.0f'
 
 # times
@@ -40,7 +44,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.728698:1.17329]
+set yrange [0.741884:1.02825]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'affine.qmm fixed / affine.qmm legacy', \
      here.'qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.qmm chunked / mlx.qmm upstream', \
@@ -57,8 +61,7 @@ set multiplot title 'qmm on NVIDIA H200: median time by tokens' font ',14'
 set lmargin at screen 0.09
 set rmargin at screen 0.66
 set grid
-set logscale x
-set xrange [10.6667:201338]
+set xrange [63751.1:137581]
 set format x '%.0f'
 
 # times
@@ -80,7 +83,7 @@ unset logscale y
 set format x '%.0f'
 set xlabel 'tokens'
 set ylabel 'ratio of medians'
-set yrange [0.728698:1.17329]
+set yrange [0.741884:1.02825]
 set key at screen 0.68, screen 0.38 left top reverse Left box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot 1 with lines lc rgb 'black' lw 1 notitle, here.'qmm-nvidia-h200-timing.dat' index 4 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#d62728' title 'affine.qmm fixed / affine.qmm legacy', \
      here.'qmm-nvidia-h200-timing.dat' index 5 using 1:2 with linespoints pt 7 ps 1.2 lw 2 dt 1 lc rgb '#ff7f0e' title 'mlx.qmm chunked / mlx.qmm upstream', \
