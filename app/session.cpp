@@ -34,7 +34,7 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--samples", o.samples, "timing samples per case (default 10)")->check(CLI::Range(1, 10000));
   cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)")
       ->check(whole_number(1u << 24));
-  cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of free)")
+  cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of the device's memory less 2 GiB)")
       ->check(whole_number(std::uint64_t{1} << 30));
   cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
   cmd.add_flag("--in-process", o.in_process, "run cases in this process (debugging; a fault ends gridfuzz)");

@@ -22,7 +22,7 @@ struct EngineOptions {
   int samples = 10;
   int warmup = 2;
   std::size_t reference_samples = 256;
-  std::uint64_t budget_mib = 0;  // 0: 90% of free device memory
+  std::uint64_t budget_mib = 0;  // 0: default_memory_budget (runner.hpp)
   std::string ledger;            // default: the checked-in properties/known-failures.txt
   bool in_process = false;       // debugging: no worker (a fault kills gridfuzz)
   int workers_per_device = 0;    // 0: the default (workers_per_device_for)
