@@ -20,11 +20,11 @@ plan_csv="$run_dir/plan.csv"
 
 whole_plan() {  # whole_plan [--resume]: the sweep, its report, what it took
   local t0 rc
-  t0=$(date +%s.%N)
+  t0=$(date +%s)
   "$gf" sweep --cases 0 --timeout 120 --csv "$plan_csv" --time-budget "$budget" --json "$@" \
     > "$run_dir/plan-$mode.json" 2> "$run_dir/plan-$mode.log"
   rc=$?
-  echo "sweep --cases 0 $* rc=$rc wall_s=$(echo "$(date +%s.%N) - $t0" | bc)" >> "$OUT/summary.txt"
+  echo "sweep --cases 0 $* rc=$rc wall_s=$(( $(date +%s) - t0 ))" >> "$OUT/summary.txt"
   python3 - "$run_dir/plan-$mode.json" >> "$OUT/summary.txt" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
