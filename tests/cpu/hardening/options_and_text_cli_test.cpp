@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../../support/cli_expect.hpp"
 #include "../../support/run_gridfuzz.hpp"
 #include "../../support/temp_dir.hpp"
 
@@ -23,24 +24,11 @@ namespace {
 using Result = gridfuzz::testing::CommandResult;
 
 using gridfuzz::testing::TempDir;
+using gridfuzz::testing::expect_one_line;
 using gridfuzz::testing::slurp;
 using gridfuzz::testing::write;
 
 Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
-
-std::size_t lines_of(const std::string& text) {
-  std::size_t n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
-
-// Exit `code`, one line naming `needle`, no raw ESC.
-void expect_one_line(const Result& r, int code, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, code) << r.output;
-  EXPECT_EQ(lines_of(r.output), 1u) << r.output;
-  EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << "raw ESC reached the terminal";
-}
 
 // A baseline CSV of static rows.
 std::string csv_of(const TempDir& tmp, const std::string& name = "B.csv") {

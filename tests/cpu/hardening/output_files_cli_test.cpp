@@ -4,16 +4,15 @@
 // writes"). No GPU needed: every command judges against --device-preset or --static.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "../../support/cli_expect.hpp"
 #include "../../support/run_gridfuzz.hpp"
 #include "../../support/temp_dir.hpp"
 
@@ -24,36 +23,12 @@ namespace {
 using Result = gridfuzz::testing::CommandResult;
 
 using gridfuzz::testing::TempDir;
+using gridfuzz::testing::expect_one_line;
+using gridfuzz::testing::run_gridfuzz_after;
 using gridfuzz::testing::slurp;
 using gridfuzz::testing::write;
 
 Result run(const std::string& args) { return gridfuzz::testing::run_gridfuzz(args); }
-
-// gridfuzz under a shell prefix (a ulimit), its output through a pipe.
-Result run_after(const std::string& prefix, const std::string& args) {
-  const std::string cmd = prefix + "; exec " + std::string(GRIDFUZZ_BINARY) + " " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
-
-std::size_t lines_of(const std::string& text) {
-  std::size_t n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
-
-// Exit `code`, one line naming `needle`.
-void expect_one_line(const Result& r, int code, const std::string& needle) {
-  EXPECT_EQ(r.exit_code, code) << r.output;
-  EXPECT_EQ(lines_of(r.output), 1u) << r.output;
-  EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
-}
 
 // Exit `code` with a message naming `needle` (after the command's output: the write is its end).
 void expect_error(const Result& r, int code, const std::string& needle) {
@@ -146,10 +121,10 @@ TEST(OutputFilesCli, AFailedWriteOfAnOutputIsExit3) {
   expect_error(run("devices --ctest-resource-spec /dev/full"), 3, "--ctest-resource-spec '/dev/full': write error");
   // A full disk, as a file-size limit: every write to a regular file fails.
   const std::size_t before = entries_in(tmp.path);
-  const Result full = run_after("ulimit -f 0", "diff " + base + " " + current + " --junit " + tmp / "gate.xml");
+  const Result full = run_gridfuzz_after("ulimit -f 0", "diff " + base + " " + current + " --junit " + tmp / "gate.xml");
   expect_error(full, 3, "--junit '" + tmp / "gate.xml" + "': write error: File too large");
   EXPECT_EQ(entries_in(tmp.path), before) << "a half-written output or a temporary file was left";
-  const Result md = run_after("ulimit -f 0", "limits --device-preset sm_90 --markdown " + tmp / "limits.md");
+  const Result md = run_gridfuzz_after("ulimit -f 0", "limits --device-preset sm_90 --markdown " + tmp / "limits.md");
   EXPECT_EQ(md.exit_code, 3) << md.output;
   EXPECT_EQ(entries_in(tmp.path), before);
 }
@@ -276,7 +251,7 @@ TEST(OutputFilesCli, ASetAsideCopyCutShortNeverStandsAsABak) {
   ASSERT_EQ(run(sweep + " --cases 20").exit_code, 0);
   const std::string before = slurp(tmp / "s.csv");
   ASSERT_GT(before.size(), 8192u);
-  const Result cut = run_after("ulimit -f 4", sweep + " --cases 1");  // 4 KiB: the copy is cut short
+  const Result cut = run_gridfuzz_after("ulimit -f 4", sweep + " --cases 1");  // 4 KiB: the copy is cut short
   expect_error(cut, 3, "cannot set " + tmp / "s.csv" + " aside");
   EXPECT_EQ(slurp(tmp / "s.csv"), before) << "the CSV was emptied without a whole copy";
   EXPECT_EQ(entries_in(tmp.path), 1u) << "a cut copy or a temporary file was left";
