@@ -47,6 +47,7 @@ struct SweepArgs {
   std::uint64_t seed = 1;
   double time_budget_s = 0;
   bool resume = false;
+  bool crossings_as_found = false;  // every crossing at its start shape, big ones included
   std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
   std::string save_corpus;  // folder for minimal failing cases (properties/corpus)
   std::string devices;      // --devices all|0,1,...: one worker per GPU
@@ -215,6 +216,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "not in all); default all")
       ->delimiter(',')
       ->check(CLI::IsMember(boundary_tier_names()));
+  cmd->add_flag("--crossings-as-found", a->crossings_as_found,
+                "plan every crossing at its start shape, also those of cases over 1 GiB that are otherwise planned "
+                "with the axes they do not depend on lowered (docs/MODELS.md)");
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 100, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
@@ -239,6 +243,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     Session session(global, a->engine, resolve_devices(a->devices, global, a->engine));
     const std::vector<const Kernel*> kernels = select_kernels(a->kernels, session);
     SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
+    if (a->crossings_as_found) plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
     check_variants(kernels, a->variants);
     if (!a->save_corpus.empty()) check_corpus_folder(a->save_corpus);
 

@@ -32,7 +32,7 @@ int WorkerPool::restarts() const {
 
 void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
                      const std::function<bool()>& should_stop,
-                     const std::function<std::uint64_t(std::size_t)>& bytes_of) {
+                     const std::function<CaseNeed(std::size_t)>& need_of) {
   std::size_t next = 0;
   std::atomic<bool> failed{false};
   std::exception_ptr first_error;
@@ -46,18 +46,19 @@ void WorkerPool::run(const std::vector<std::string>& replays, const std::functio
       try {
         for (;;) {
           std::size_t i = 0;
-          std::uint64_t bytes = 0, ticket = 0;
+          std::uint64_t ticket = 0;
+          CaseNeed need;
           {
             std::lock_guard<std::mutex> lock(take);
             if (failed || next >= replays.size() || (should_stop && should_stop())) break;
             i = next++;
             if (s.admission) {
-              bytes = bytes_of ? bytes_of(i) : s.admission->capacity();
+              need = need_of ? need_of(i) : CaseNeed{s.admission->capacity(), false};
               ticket = s.admission->queue();
             }
           }
           MemoryAdmission::Grant grant;
-          if (s.admission) grant = s.admission->admit(ticket, bytes);
+          if (s.admission) grant = s.admission->admit(ticket, need.bytes, need.alone);
           // It may have waited for memory: a stop asked meanwhile still holds.
           if (failed || (should_stop && should_stop())) break;
           Result r;
@@ -71,17 +72,20 @@ void WorkerPool::run(const std::vector<std::string>& replays, const std::functio
             r.attempts = 2;
           }
           grant.release();
-          // Out of memory beside other cases: again with the GPU to itself (behind the cases
-          // already in line), so the verdict does not depend on what ran beside it.
-          if (side_by_side && r.reply.status == WorkerReply::Status::record &&
-              r.reply.record.observed.kind == Observed::Kind::oom) {
+          // Anything but a pass beside other cases (out of memory, a fault that reached this context
+          // from another, a wrong result): again with the GPU to itself, behind the cases already in
+          // line, and that verdict is the case's. A timeout is not run again (it would cost as much
+          // again); a case that ran alone already keeps its verdict.
+          const bool passed = r.reply.status == WorkerReply::Status::record &&
+                              r.reply.record.verdict.kind == Verdict::Kind::pass;
+          if (side_by_side && !need.alone && !passed && r.reply.status != WorkerReply::Status::timed_out) {
             if (s.admission) {
               std::uint64_t again = 0;
               {
                 std::lock_guard<std::mutex> lock(take);
                 again = s.admission->queue();
               }
-              grant = s.admission->admit(again, bytes, /*alone=*/true);
+              grant = s.admission->admit(again, need.bytes, /*alone=*/true);
             }
             r.reply = s.worker->run(replays[i]);
             ++r.attempts;

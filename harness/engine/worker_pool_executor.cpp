@@ -26,15 +26,23 @@ void WorkerPoolExecutor::run(const std::vector<Case>& cases, const RecordSink& o
   std::vector<std::string> replays;
   replays.reserve(cases.size());
   for (const Case& c : cases) replays.push_back(c.replay());
-  // What each case needs on its GPU, from its buffer specs (host only): bound once, when taken.
-  const auto bytes_of = [&](std::size_t i) {
+  // What each case needs on its GPU (host only, bound once, when taken): its buffers' bytes, and
+  // the GPU to itself when the model expects it to go wrong (a refused launch, a wrapping index),
+  // because what goes wrong in one context can reach the others on that GPU.
+  const auto need_of = [&](std::size_t i) {
     const Case& c = cases[i];
-    return case_device_need(*bind_case(env_.kernel(c.kernel), c.params, c.variant));
+    try {
+      const std::unique_ptr<BoundCase> bound = bind_case(env_.kernel(c.kernel), c.params, c.variant);
+      const Prediction prediction = predict(bound->plan(env_.limits), env_.limits);
+      return CaseNeed{case_device_need(*bound), !prediction.accepted() || prediction.index_wrap() != "safe"};
+    } catch (const std::exception&) {
+      return CaseNeed{0, true};  // its host code fails: the worker records that, alone
+    }
   };
   pool_.run(
       replays,
       [&](const WorkerPool::Result& r) { on_record(cases[r.index], record_of(cases[r.index], r.reply, r.device)); },
-      should_stop, bytes_of);
+      should_stop, need_of);
 }
 
 }  // namespace gridfuzz

@@ -68,6 +68,21 @@ std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, co
   return out;
 }
 
+std::uint64_t call_size_named(const Kernel& k, const std::string& variant, const Params& p,
+                              const DeviceLimits& limits, const std::string& name) {
+  if (name.starts_with("axis ")) return int_value(p, name.substr(5)).value_or(0);
+  if (name.starts_with("axes ")) {
+    const std::string pair = name.substr(5);
+    const std::size_t star = pair.find('*');
+    if (star == std::string::npos) return 0;
+    const auto a = int_value(p, pair.substr(0, star)), b = int_value(p, pair.substr(star + 1));
+    return a && b ? saturating_mul(*a, *b) : 0;
+  }
+  for (const CallSize& s : call_sizes(k, variant, p, limits))
+    if (s.name == name) return s.value;
+  return 0;
+}
+
 std::vector<std::string> sized_axes(const Kernel& k, const std::string& variant, const Params& base,
                                     const DeviceLimits& limits, const std::set<std::string>& skip_axes) {
   std::vector<std::string> out;
@@ -127,6 +142,7 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
       const std::string& name = names[c.signal / n_thresholds];
       const std::string rule = "size:" + name + " >= " + threshold_text(kSizeThresholds[c.signal % n_thresholds]);
       ModelBoundary crossing{axis.name, name, c.at, rule, c.now};
+      crossing.threshold = kSizeThresholds[c.signal % n_thresholds];
       // A narrow width is crossed at small shapes, by many sizes, from every start shape: its
       // cases are the last value below and the first at or above (the wrap holds from there on);
       // 2^31 and 2^32 keep two steps either side.

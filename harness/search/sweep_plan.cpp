@@ -9,6 +9,7 @@
 
 #include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
+#include "gridfuzz/search/cheaper_crossing.hpp"
 #include "gridfuzz/search/size_crossings.hpp"
 
 namespace gridfuzz {
@@ -25,7 +26,7 @@ struct StartShape {
 std::vector<StartShape> start_shapes(const Kernel& k, const SweepPlanOptions& options, std::vector<std::string>& notes) {
   const auto axes = k.axes();
   const Params defaults = Params::defaults(axes);
-  std::vector<StartShape> out{{"defaults", defaults}};
+  std::vector<StartShape> out{{"defaults", defaults, {}}};
   for (const ModelProfile* profile : options.profiles)
     for (const ProfileShape& shape : shapes_for_axes(*profile, axes)) {
       const Params p = apply_shape(shape, defaults, axes);
@@ -81,14 +82,23 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
       points.emplace_back(from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params);
-      auto add_points = [&](const std::vector<ModelBoundary>& found, int tier) {
+      auto add_points = [&](const std::vector<ModelBoundary>& found, int tier, const std::string& variant) {
         for (const ModelBoundary& b : found) {
           if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
           const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
+          // A big case's crossing at its cheaper shape (cheaper_crossing.hpp). A model boundary keeps
+          // the profile's own values: it is that model's boundary. A size crossing is model-blind:
+          // the profile gives where along the axis it lies, and the axes its size does not depend
+          // on (the hidden size, for an output-size crossing) may move.
+          const bool size_tier = tier == kDefaultSizes || tier == kProfileSizes;
+          const Params base =
+              cheaper_crossing_start(*k, variant, start.params, b, limits, size_tier ? std::set<std::string>{} : start.fixed_axes,
+                                     options.cheaper_crossing_above_bytes);
+          if (base != start.params) ++plan.cheaper_crossings;
           for (std::int64_t d = -b.before; d <= b.after; ++d) {
             const std::int64_t v = b.first_bad + d * axis->step;
             if (v < axis->min || v > axis->max) continue;
-            Params p = start.params;
+            Params p = base;
             p.set(b.axis, std::to_string(v));
             points.emplace_back(tier, std::move(p));
           }
@@ -97,8 +107,8 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       for (const std::string& variant : variants) {
         const auto predicted = model_boundaries(*k, variant, start.params, limits, start.fixed_axes);
         const auto sizes = size_crossings(*k, variant, start.params, limits, start.fixed_axes);
-        add_points(predicted, from_defaults ? kDefaultBoundaries : kProfileBoundaries);
-        add_points(sizes, from_defaults ? kDefaultSizes : kProfileSizes);
+        add_points(predicted, from_defaults ? kDefaultBoundaries : kProfileBoundaries, variant);
+        add_points(sizes, from_defaults ? kDefaultSizes : kProfileSizes, variant);
         auto& mine = boundaries[variant];
         mine.insert(mine.end(), predicted.begin(), predicted.end());
         mine.insert(mine.end(), sizes.begin(), sizes.end());
@@ -155,6 +165,10 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
                        std::to_string(shapes_per_tier[2]) + ", profiles' size crossings " +
                        std::to_string(shapes_per_tier[3]) + "; speed tier " + std::to_string(shapes_per_tier[4]) +
                        " (not in `all`)");
+  if (plan.cheaper_crossings > 0)
+    plan.notes.push_back(std::to_string(plan.cheaper_crossings) + " crossing(s) of cases over " +
+                         std::to_string(options.cheaper_crossing_above_bytes >> 20) +
+                         " MiB planned with the axes they do not depend on lowered (docs/MODELS.md)");
   if (over_memory > 0)
     plan.notes.push_back(std::to_string(over_memory) + " boundary shape(s) left out: larger than the device's memory (" +
                          std::to_string(limits.total_mem_bytes >> 20) + " MiB; the largest needs " +

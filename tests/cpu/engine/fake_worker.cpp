@@ -4,6 +4,8 @@
 //   reply-then-exit: answer, then exit (like a worker after a sticky fault)
 //   slow: answer after 1 s      oom: a record observed out of memory   crash-once: crash unless the file named by the case's params
 //   (marker=PATH) exists, which it creates first (a worker killed from outside, once)
+//   fault: a record of fail:fault   fault-once: fail:fault unless marker=PATH exists, which it
+//   creates first (a fault that reached the case from beside it)
 // argv[1], when given, is the device the worker serves; it comes back as the record's device_index.
 #include <unistd.h>
 
@@ -34,6 +36,12 @@ int main(int argc, char** argv) {
         std::raise(SIGKILL);
       }
     }
+    bool fault = c.variant == "fault";
+    if (c.variant == "fault-once") {
+      const std::string marker = c.params.get("marker");
+      fault = !std::ifstream(marker);
+      if (fault) std::ofstream(marker) << "faulted once\n";
+    }
     if (c.variant == "slow") std::this_thread::sleep_for(std::chrono::seconds(1));
     if (c.variant == "hang")
       for (;;) pause();
@@ -45,6 +53,7 @@ int main(int argc, char** argv) {
     if (argc > 1) record.context.device_index = std::atoi(argv[1]);
     record.context_lost = c.variant == "reply-then-exit";
     if (c.variant == "oom") record.observed = {gridfuzz::Observed::Kind::oom, ""};
+    if (c.variant == "oom" || fault) record.verdict = gridfuzz::Verdict::failed(gridfuzz::FailureKind::fault);
     gridfuzz::write_record_reply(stdout, record);
     if (c.variant == "reply-then-exit") return 0;
   }

@@ -109,13 +109,13 @@ TEST(WorkerPool, SeveralWorkersOnOneDeviceRunCasesSideBySideWhileTheirMemoryFits
   const std::vector<std::string> cases{replay("slow", 0), replay("slow", 1)};
   std::vector<std::size_t> seen;
   auto t0 = std::chrono::steady_clock::now();
-  pool.run(cases, [&](const WorkerPool::Result& r) { seen.push_back(r.index); }, {}, [](std::size_t) { return 50; });
+  pool.run(cases, [&](const WorkerPool::Result& r) { seen.push_back(r.index); }, {}, [](std::size_t) { return gridfuzz::CaseNeed{50}; });
   EXPECT_EQ(seen.size(), 2u);
   EXPECT_LT(seconds_since(t0), 1.8) << "two 1-second cases that fit together run at once";
 
   // The same two cases when they do not fit together: one after the other.
   t0 = std::chrono::steady_clock::now();
-  pool.run(cases, [](const WorkerPool::Result&) {}, {}, [](std::size_t) { return 60; });
+  pool.run(cases, [](const WorkerPool::Result&) {}, {}, [](std::size_t) { return gridfuzz::CaseNeed{60}; });
   EXPECT_GE(seconds_since(t0), 2.0) << "60 + 60 > 100: the second waits for the first";
 }
 
@@ -123,13 +123,47 @@ TEST(WorkerPool, ACaseOutOfMemoryBesideOthersRunsAgainAlone) {
   auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
   std::vector<WorkerPool::Result> results;
   pool.run({replay("oom", 0), replay("reply", 1)}, [&](const WorkerPool::Result& r) { results.push_back(r); }, {},
-           [](std::size_t) { return 10; });
+           [](std::size_t) { return gridfuzz::CaseNeed{10}; });
   ASSERT_EQ(results.size(), 2u);
   for (const auto& r : results) {
     EXPECT_EQ(r.ran_alone, r.index == 0);
     EXPECT_EQ(r.attempts, r.index == 0 ? 2 : 1);
   }
   EXPECT_EQ(pool.restarts(), 0);
+}
+
+TEST(WorkerPool, ACaseThatFailedBesideOthersRunsAgainAloneAndThatVerdictIsItsOwn) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  const std::string marker = std::filesystem::temp_directory_path() / ("gf-fault-once-" + std::to_string(getpid()));
+  std::filesystem::remove(marker);
+  std::vector<WorkerPool::Result> results;
+  pool.run({"fake/fault-once/1/marker=" + marker, replay("fault", 1), replay("reply", 2)},
+           [&](const WorkerPool::Result& r) { results.push_back(r); }, {}, [](std::size_t) { return gridfuzz::CaseNeed{10}; });
+  std::filesystem::remove(marker);
+  ASSERT_EQ(results.size(), 3u);
+  std::map<std::size_t, WorkerPool::Result> by_index;
+  for (const auto& r : results) by_index[r.index] = r;
+  EXPECT_TRUE(by_index[0].ran_alone);
+  EXPECT_EQ(by_index[0].attempts, 2);
+  EXPECT_EQ(by_index[0].reply.record.verdict.kind, gridfuzz::Verdict::Kind::pass) << "alone it passes: that is its verdict";
+  EXPECT_TRUE(by_index[1].ran_alone);
+  EXPECT_EQ(by_index[1].reply.record.verdict.kind, gridfuzz::Verdict::Kind::fail) << "a fault of its own stays";
+  EXPECT_FALSE(by_index[2].ran_alone);
+  EXPECT_EQ(by_index[2].attempts, 1);
+}
+
+TEST(WorkerPool, ACaseThatNeedsTheGpuAloneNeverRunsBesideAnotherAndIsNotRunTwice) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  std::vector<WorkerPool::Result> results;
+  // Two 1-second cases that fit together, but the first must be alone: one after the other; and a
+  // failure of a case that ran alone is its verdict already.
+  const auto t0 = std::chrono::steady_clock::now();
+  pool.run({replay("slow", 0), replay("slow", 1), replay("fault", 2)},
+           [&](const WorkerPool::Result& r) { results.push_back(r); }, {},
+           [](std::size_t i) { return gridfuzz::CaseNeed{10, i != 1}; });
+  EXPECT_GE(seconds_since(t0), 2.0) << "the case that must be alone did not share the GPU";
+  ASSERT_EQ(results.size(), 3u);
+  for (const auto& r : results) EXPECT_EQ(r.attempts, 1) << r.index;
 }
 
 TEST(WorkerPool, OneWorkerPerDeviceNeverRunsACaseTwiceForMemory) {
@@ -160,7 +194,7 @@ TEST(WorkerPool, StopAskedWhileACaseWaitsForMemoryStartsNothingMore) {
   // comes while they wait.
   const auto stop_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
   pool.run(cases, [&](const WorkerPool::Result&) { ++reported; },
-           [&] { return std::chrono::steady_clock::now() > stop_at; }, [](std::size_t) { return 100; });
+           [&] { return std::chrono::steady_clock::now() > stop_at; }, [](std::size_t) { return gridfuzz::CaseNeed{100}; });
   EXPECT_EQ(reported.load(), 1) << "the cases waiting for memory when the stop came never start";
 }
 

@@ -2,8 +2,10 @@
 // Cases from one queue, run by worker processes: one or more per device. Each worker's thread
 // takes the next case as soon as it is free, so a slow case never stalls the others. Several
 // workers on one GPU run cases side by side only while their device memory fits together
-// (memory_admission.hpp); a case that ran out of memory beside others runs again alone, so its
-// verdict is the one it has with the GPU to itself. A worker that dies without a reply is
+// (memory_admission.hpp). A verdict must not depend on what ran beside it: a case the model
+// expects to go wrong (a refused launch, a wrapping index) runs alone, and a case that did not
+// pass beside others (out of memory, a fault reaching it from another context, a wrong result)
+// runs again alone, and that verdict is its own. A worker that dies without a reply is
 // restarted on its device and the case tried once more there (the death may have come from
 // outside) before the crash is recorded: no case is lost.
 #include <functional>
@@ -15,6 +17,12 @@
 #include "gridfuzz/engine/worker_client.hpp"
 
 namespace gridfuzz {
+
+// What a case asks of its GPU when cases share it.
+struct CaseNeed {
+  std::uint64_t bytes = 0;  // device memory (runner.hpp, case_device_need)
+  bool alone = false;       // nothing may run beside it
+};
 
 struct WorkerPoolOptions {
   double timeout_s = 300;      // one case
@@ -36,18 +44,18 @@ class WorkerPool {
     int device = 0;
     WorkerReply reply;
     int attempts = 1;
-    bool ran_alone = false;  // run again with the GPU to itself after running out of memory beside others
+    bool ran_alone = false;  // run again with the GPU to itself after it did not pass beside others
   };
 
   // Runs every replay; `on_result` is called (under a lock, in completion order) once per case.
-  // `bytes_of(index)`: the device memory a case needs (for the admission; may be empty with one
-  // worker per device). Once `should_stop` (when given; called from every worker's thread)
+  // `need_of(index)`: what a case needs on its GPU (for the admission; may be empty with one
+  // worker per device: then every case needs the whole GPU). Once `should_stop` (when given; called from every worker's thread)
   // returns true, no further case is started: the cases already running finish and are reported,
-  // the rest are not. An exception from `on_result`, `bytes_of` or a worker stops every worker;
+  // the rest are not. An exception from `on_result`, `need_of` or a worker stops every worker;
   // run() rethrows the first one once all threads have stopped.
   void run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
            const std::function<bool()>& should_stop = {},
-           const std::function<std::uint64_t(std::size_t)>& bytes_of = {});
+           const std::function<CaseNeed(std::size_t)>& need_of = {});
 
   const std::vector<int>& devices() const { return devices_; }
   int workers() const { return static_cast<int>(slots_.size()); }

@@ -29,6 +29,11 @@ struct CallSize {
 std::vector<CallSize> call_sizes(const Kernel& kernel, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits);
 
+// The value of one size that size_crossings() watches, by its name: one of call_sizes() (0 when
+// the call has no such size at `p`), "axis a" (the axis' value) or "axes a*b" (their product).
+std::uint64_t call_size_named(const Kernel& kernel, const std::string& variant, const Params& p,
+                              const DeviceLimits& limits, const std::string& name);
+
 // The widths index code uses, and where each breaks: 2^8 (an 8-bit counter), 2^15 and 2^16
 // (int16, uint16), 2^24 (the last integer a float holds exactly: an index computed through a
 // float), 2^31 and 2^32 (int32, uint32). 2^53 (double) lies beyond any buffer a GPU holds.

@@ -62,6 +62,7 @@ struct ModelBoundary {
                              // that wrapped back to a legal value), or the size falls back below
   // The cases planned around it: values first_bad + d*step for d in [-before, after].
   int before = 2, after = 2;
+  std::uint64_t threshold = 0;  // a size crossing's width (2^k), 0 for the model's boundaries
 };
 
 // For each integer axis not in `skip_axes` (the others at `base`), every place where the prediction changes between

@@ -13,6 +13,7 @@
 #include "gridfuzz/core/case.hpp"
 #include "gridfuzz/core/model_profiles.hpp"
 #include "gridfuzz/core/vocabulary.hpp"
+#include "gridfuzz/search/cheaper_crossing.hpp"
 #include "gridfuzz/search/strategies.hpp"
 
 namespace gridfuzz {
@@ -44,11 +45,15 @@ CaseTier boundary_case_tier(int tier);
 struct SweepPlanOptions {
   std::vector<const ModelProfile*> profiles;  // start shapes besides the defaults
   std::vector<std::string> variants;          // run only these (empty: all); boundaries still come from all
+  // A crossing whose case needs more device bytes than this is planned at its cheaper start shape
+  // (cheaper_crossing.hpp); UINT64_MAX: every crossing at its start shape as found.
+  std::uint64_t cheaper_crossing_above_bytes = kCheaperCrossingAboveBytes;
 };
 
 struct SweepPlan {
   std::vector<SweepTarget> targets;
   std::vector<std::string> notes;  // what was left out and why (shapes a kernel refuses, cases over memory)
+  std::size_t cheaper_crossings = 0;  // crossings planned at a cheaper start shape
 };
 
 SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,

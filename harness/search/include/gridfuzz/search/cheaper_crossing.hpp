@@ -1,0 +1,35 @@
+#pragma once
+// A crossing found from a start shape (model_boundaries, size_crossings) is tested with the start
+// shape's other axes. Where that case is big, the same crossing usually holds with some of those
+// axes much smaller: an output-size crossing of a GEMM along tokens does not depend on its inner
+// dimension, which multiplies the GPU time of the call and of its split reference. Moving such an
+// axis down keeps what the cases test and cuts what they cost; the whole plan is otherwise tens of
+// GPU-hours (evidence/2026-12-02-h200). Pure host code, from the model alone, so it holds for
+// plugin kernels as for the built-in ones.
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "gridfuzz/device_limits.hpp"
+#include "gridfuzz/kernel.hpp"
+#include "gridfuzz/search/strategies.hpp"
+
+namespace gridfuzz {
+
+// Cases of at most this many device bytes (sweep_plan.hpp, case_device_bytes) cost milliseconds:
+// their crossings are tested at the start shape as found.
+inline constexpr std::uint64_t kCheaperCrossingAboveBytes = std::uint64_t{1} << 30;
+
+// `start` with each integer axis that is not the crossing's own axis and not in `fixed_axes`
+// lowered, one after the other, to the smallest value tried (the axis minimum, then start >> 12
+// .. start >> 1) at which every planned point of the crossing (first_bad + d*step, d in
+// [-before, after]) is as valid as before and keeps its prediction (outcome, index wrap, the
+// launches' names: the same dispatch) and, for a size crossing, its side of the threshold, while
+// the case at first_bad needs fewer device bytes. `start` itself when the case at first_bad needs
+// at most `above_bytes`, or when no axis can move.
+Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, const Params& start,
+                              const ModelBoundary& crossing, const DeviceLimits& limits,
+                              const std::set<std::string>& fixed_axes,
+                              std::uint64_t above_bytes = kCheaperCrossingAboveBytes);
+
+}  // namespace gridfuzz

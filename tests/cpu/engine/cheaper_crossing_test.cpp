@@ -1,0 +1,150 @@
+// A big case's crossing is planned with the axes it does not depend on lowered: the same crossing
+// (every planned point keeps its prediction and its side of the width) at a fraction of the bytes.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "gridfuzz/predictor.hpp"
+#include "gridfuzz/search/cheaper_crossing.hpp"
+#include "gridfuzz/search/size_crossings.hpp"
+#include "gridfuzz/search/strategies.hpp"
+#include "gridfuzz/search/sweep_plan.hpp"
+
+using namespace gridfuzz;
+
+namespace {
+
+[[noreturn]] void unused() { throw std::logic_error("host-only test kernel"); }
+
+// A GEMM-like call: out[tokens x rows] = x[tokens x cols] * w[rows x cols]^T, one block of 64
+// threads per 64 rows and token (grid.y = tokens, refused past 65535). The inner dimension cols
+// enters the bytes of x and w, not the output or the grid.
+class GemmCase final : public BoundCase {
+ public:
+  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols) : tokens_(tokens), rows_(rows), cols_(cols) {}
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::bf16, tokens_ * cols_},
+            {"w", BufferRole::input, ElementType::u8, rows_ * cols_},
+            {"out", BufferRole::output, ElementType::f32, tokens_ * rows_}};
+  }
+  std::uint64_t bytes_moved() const override { return 0; }
+  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
+  ComparePolicy compare_policy() const override { return {}; }
+  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
+  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
+  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
+    unused();
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
+
+ private:
+  std::uint64_t tokens_, rows_, cols_;
+};
+
+class GemmKernel : public Kernel {
+ public:
+  std::string name() const override { return "test.gemm"; }
+  std::string description() const override { return "out = x * w^T"; }
+  std::vector<std::string> variants() const override { return {"only"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"tokens", "tokens", "16", {}, 1, 1 << 24, 1},
+            {"rows", "rows", "4096", {}, 64, 1 << 22, 64},
+            {"cols", "inner dimension", "8192", {}, 32, 1 << 16, 32}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
+    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"));
+  }
+};
+
+// By value: the crossings are found into a temporary vector.
+ModelBoundary find(const std::vector<ModelBoundary>& found, const std::string& rule) {
+  for (const auto& b : found)
+    if (b.rule == rule && b.becomes_bad) return b;
+  throw std::runtime_error("no crossing " + rule);
+}
+
+Params with(Params p, const std::string& axis, std::int64_t v) {
+  p.set(axis, std::to_string(v));
+  return p;
+}
+
+// Every planned point of `b` predicts the same from `a` as from `start`.
+void expect_same_points(const Kernel& k, const ModelBoundary& b, const Params& start, const Params& moved,
+                        const DeviceLimits& limits) {
+  for (int d = -b.before; d <= b.after; ++d) {
+    const std::int64_t v = b.first_bad + d;
+    const Params p = with(start, b.axis, v), q = with(moved, b.axis, v);
+    const Prediction pp = predict(k.bind(p, "only")->plan(limits), limits), pq = predict(k.bind(q, "only")->plan(limits), limits);
+    EXPECT_EQ(pp.outcome, pq.outcome) << b.rule << " at " << v;
+    if (b.threshold > 0) {
+      EXPECT_EQ(call_size_named(k, "only", p, limits, b.signal) >= b.threshold,
+                call_size_named(k, "only", q, limits, b.signal) >= b.threshold)
+          << b.rule << " at " << v;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(CheaperCrossing, AGridLimitAlongTokensDropsTheAxesItDoesNotDependOn) {
+  GemmKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
+  ASSERT_EQ(grid_y.first_bad, 65536);
+  const Params cheaper = cheaper_crossing_start(k, "only", start, grid_y, limits, {});
+  EXPECT_EQ(cheaper.get("tokens"), "16") << "the crossing's own axis is the start's";
+  EXPECT_EQ(cheaper.get("cols"), "32") << "the inner dimension is not in grid.y";
+  EXPECT_EQ(cheaper.get("rows"), "64") << "nor is rows: grid.x changes, grid.y is what is refused";
+  expect_same_points(k, grid_y, start, cheaper, limits);
+  EXPECT_LT(case_device_bytes(k, with(cheaper, "tokens", 65536)), case_device_bytes(k, with(start, "tokens", 65536)) / 50)
+      << "x and w shrink with cols, out with rows: about 1/86 of the bytes";
+}
+
+TEST(CheaperCrossing, ASizeCrossingKeepsTheAxesOfItsSize) {
+  GemmKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // w's elements rows * cols reach 2^31 along rows at cols 8192: rows 262144.
+  const ModelBoundary w31 = find(size_crossings(k, "only", start, limits), "size:buffer w elements >= 2^31");
+  ASSERT_EQ(w31.first_bad, 262144);
+  const Params cheaper = cheaper_crossing_start(k, "only", start, w31, limits, {});
+  EXPECT_EQ(cheaper.get("cols"), "8192") << "cols is in w's elements: moving it would move the crossing";
+  EXPECT_EQ(cheaper.get("tokens"), "1") << "tokens is not";
+  expect_same_points(k, w31, start, cheaper, limits);
+}
+
+TEST(CheaperCrossing, ASmallCaseAndAFixedAxisStayAsTheyAre) {
+  GemmKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
+  EXPECT_EQ(cheaper_crossing_start(k, "only", start, grid_y, limits, {}, UINT64_MAX), start) << "under the bytes: as found";
+  const Params kept = cheaper_crossing_start(k, "only", start, grid_y, limits, {"cols"});
+  EXPECT_EQ(kept.get("cols"), "8192") << "a profile's own values are not moved";
+  EXPECT_EQ(kept.get("rows"), "64");
+}
+
+TEST(CheaperCrossing, ThePlanTestsEachBigCrossingAtItsCheaperShape) {
+  GemmKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const SweepPlan plan = plan_sweep({&k}, limits);
+  EXPECT_GT(plan.cheaper_crossings, 0u);
+  ASSERT_EQ(plan.targets.size(), 1u);
+  bool cheap_grid_y = false, full_grid_y = false;
+  for (const Case& c : plan.targets[0].boundary_cases) {
+    if (c.params.get("tokens") != "65536") continue;
+    cheap_grid_y |= c.params.get("cols") == "32";
+    full_grid_y |= c.params.get("cols") == "8192" && c.params.get("rows") == "4096";
+  }
+  EXPECT_TRUE(cheap_grid_y);
+  EXPECT_FALSE(full_grid_y) << "the big shape of that crossing is not planned as well";
+  const SweepPlan as_found = plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX});
+  EXPECT_EQ(as_found.cheaper_crossings, 0u);
+}
