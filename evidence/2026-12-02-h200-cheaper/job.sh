@@ -48,6 +48,8 @@ case "$mode" in
   plan) rm -f "$plan_csv"; whole_plan ;;
   resume) whole_plan --resume ;;
   equality)
+    # The plan's rows from an earlier call (the run folder does not outlive the machine).
+    [ -n "${GRIDFUZZ_PLAN_CSV_XZ:-}" ] && xz -dc "$GRIDFUZZ_PLAN_CSV_XZ" > "$plan_csv"
     python3 - "$plan_csv" "$run_dir/sample.csv" "${GRIDFUZZ_SAMPLE:-600}" >> "$OUT/summary.txt" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
@@ -55,7 +57,10 @@ fields = list(rows[0].keys())
 groups = {}
 for r in rows:
     if float(r["case_ms"] or 0) < 1500: groups.setdefault((r["kernel"], r["variant"], r["tier"]), []).append(r)
-want, picked = int(sys.argv[3]), []
+want = int(sys.argv[3])
+# Every failure first (the verdicts side by side could change), then a spread of the rest.
+picked = [r for rs in groups.values() for r in rs if r["verdict"].startswith("fail:")]
+for rs in groups.values(): rs[:] = [r for r in rs if not r["verdict"].startswith("fail:")]
 per = -(-want // len(groups))
 for rs in groups.values():
     step = max(1, len(rs) // per)
