@@ -155,7 +155,7 @@ constexpr std::array<Names<OracleKind>, 6> kOracleNames{{
 // The schema draft's oracle words for a clean comparison (never written by gridfuzz).
 constexpr std::string_view kDraftOracleWords[] = {"exact", "within-tol"};
 
-constexpr std::array<Names<FailureKind>, 9> kFailureNames{{
+constexpr std::array<Names<FailureKind>, 10> kFailureNames{{
     {FailureKind::refused, "refused"},
     {FailureKind::host_error, "host-error"},
     {FailureKind::fault, "fault"},
@@ -165,6 +165,7 @@ constexpr std::array<Names<FailureKind>, 9> kFailureNames{{
     {FailureKind::unwritten, "unwritten"},
     {FailureKind::out_of_bounds_write, "out-of-bounds-write"},
     {FailureKind::reference, "reference"},
+    {FailureKind::nondeterministic, "nondeterministic"},
 }};
 
 constexpr std::array<Names<Verdict::Kind>, 7> kVerdictNames{{
@@ -359,9 +360,14 @@ std::string OracleResult::to_string() const {
     case Kind::compared:
       return joined(name, exact ? "exact" : "tol") + ":" + std::to_string(split_mismatches) +
              " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(cpu_ok) + "/" +
-             std::to_string(cpu_total);
+             std::to_string(cpu_total) + (self_differ ? " " + self_check_text() : std::string());
   }
   return "?";
+}
+
+std::string OracleResult::self_check_text() const {
+  if (!self_differ) return {};
+  return *self_differ ? "self:differ:" + std::to_string(*self_differ) : "self:same";
 }
 
 // ---- failure -----------------------------------------------------------------------------------

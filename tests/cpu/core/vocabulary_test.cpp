@@ -61,7 +61,8 @@ TEST(CoreVocabulary, WordsAreTheSchemas) {
   std::vector<std::string> failures;
   for (const FailureKind k : kFailureKinds) failures.emplace_back(to_string(k));
   EXPECT_EQ(failures, (std::vector<std::string>{"refused", "host-error", "fault", "timeout", "oom", "mismatch",
-                                                "unwritten", "out-of-bounds-write", "reference"}));
+                                                "unwritten", "out-of-bounds-write", "reference",
+                                                "nondeterministic"}));
   std::vector<std::string> verdicts;
   for (const Verdict::Kind k : kVerdictKinds) verdicts.emplace_back(to_string(k));
   EXPECT_EQ(verdicts, (std::vector<std::string>{"pass", "expected-fail", "unexpected-pass", "model-mismatch", "fail",
@@ -71,6 +72,8 @@ TEST(CoreVocabulary, WordsAreTheSchemas) {
   EXPECT_EQ(observed, (std::vector<std::string>{"accept", "refuse", "fault", "timeout", "host-error", "oom", "skipped",
                                                 "static"}));
   EXPECT_EQ(Verdict::failed(FailureKind::out_of_bounds_write).to_string(), "fail:out-of-bounds-write");
+  EXPECT_EQ(Verdict::failed(FailureKind::nondeterministic).to_string(), "fail:nondeterministic");
+  EXPECT_EQ(Verdict::parse("fail:nondeterministic"), Verdict::failed(FailureKind::nondeterministic));
   EXPECT_EQ(PredictedOutcome::refuse(Rule::smem_optin).to_string(), "refuse:smem.optin");
   EXPECT_EQ(PredictedOutcome::host_error("tokens*top_k overflows int32").to_string(),
             "host-error:tokens*top_k overflows int32");
@@ -122,6 +125,23 @@ TEST(CoreVocabulary, OracleTextsReadAsTheirKind) {
   for (const char* text : {"", "-", "exact", "within-tol"}) EXPECT_FALSE(oracle_says_something(text)) << text;
   for (const char* text : {"split:exact:0 unwritten:0 cpu:256/256", "mismatch:12", "guard:out"})
     EXPECT_TRUE(oracle_says_something(text)) << text;
+}
+
+// The self-check's part of a compared oracle text: absent when it was not made, `self:same` when the
+// second identical call gave the same outputs, `self:differ:<d>` when <d> elements differ. The
+// kind of the text stays `split`.
+TEST(CoreVocabulary, OracleTextCarriesTheSelfCheck) {
+  OracleResult r{OracleResult::Kind::compared, "", true, 24, 0, 0, 250, 256};
+  EXPECT_EQ(r.to_string(), "split:exact:24 unwritten:0 cpu:250/256");
+  EXPECT_EQ(r.self_check_text(), "");
+  r.self_differ = 0;
+  EXPECT_EQ(r.to_string(), "split:exact:24 unwritten:0 cpu:250/256 self:same");
+  EXPECT_EQ(r.self_check_text(), "self:same");
+  r.self_differ = 24;
+  EXPECT_EQ(r.to_string(), "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  EXPECT_EQ(r.self_check_text(), "self:differ:24");
+  EXPECT_EQ(parse_oracle_kind(r.to_string()), OracleResult::Kind::compared);
+  EXPECT_TRUE(oracle_says_something(r.to_string()));
 }
 
 TEST(CoreVocabulary, ParseRefusesWhatToStringNeverWrites) {

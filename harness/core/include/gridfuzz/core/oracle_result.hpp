@@ -5,8 +5,11 @@
 //   guard:<buffer>                         a guard zone around <buffer> changed (checks stop there)
 //   reference-fault:<err> | reference-refused   the split reference itself failed
 //   split:<exact|tol>:<n> unwritten:<u> cpu:<ok>/<total>   every check ran
+//     ... self:same | self:differ:<d>      and the production call was made again on the same
+//                                          inputs: the same outputs, or <d> elements differ
 //   oracle-fault                           a device error inside the oracle
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gridfuzz/core/vocabulary.hpp"
@@ -22,8 +25,13 @@ struct OracleResult {
   double max_abs_err = 0;            // over the outputs, against the split reference
   std::uint64_t unwritten = 0;       // output elements still holding the poison
   std::uint64_t cpu_ok = 0, cpu_total = 0;  // CPU reference samples within tolerance, of all
+  // The self-check (self_check.hpp): output elements that differ between the production call and
+  // the same call made again on the same inputs; nullopt when it was not made.
+  std::optional<std::uint64_t> self_differ;
 
   std::string to_string() const;
+  // "self:same", "self:differ:<d>", or empty when no self-check was made.
+  std::string self_check_text() const;
   // Whether the comparison columns (mismatches, max_abs_err) mean something: the oracle ran on the
   // outputs, whether or not it reached the split comparison.
   bool has_comparison() const { return kind != Kind::not_run && kind != Kind::device_fault; }

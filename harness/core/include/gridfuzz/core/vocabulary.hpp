@@ -11,7 +11,7 @@
 //   oracle      - | guard:<buffer> | reference-fault:<error> | reference-refused |  OracleKind
 //               split:<exact|tol>:... | oracle-fault                               (OracleResult)
 //   failure     refused | host-error | fault | timeout | oom | mismatch |           FailureKind
-//               unwritten | out-of-bounds-write | reference
+//               unwritten | out-of-bounds-write | reference | nondeterministic
 //   verdict     pass | fail:<failure> | expected-fail | unexpected-pass |          Verdict
 //               model-mismatch | skipped | static
 //   tier        defaults | profiles | default-sizes | profile-sizes | speed |      CaseTier
@@ -152,14 +152,18 @@ bool oracle_says_something(std::string_view oracle_text);
 // refused, host_error, fault and timeout: the observation itself; oom: the buffers could not be
 // allocated; out_of_bounds_write (a guard zone changed), unwritten (outputs left poisoned),
 // mismatch (outputs differ from the split reference), reference (the split reference failed, or
-// CPU reference samples are off): the oracle's first failing check.
-enum class FailureKind { refused, host_error, fault, timeout, oom, mismatch, unwritten, out_of_bounds_write, reference };
+// CPU reference samples are off): the oracle's first failing check. nondeterministic: the
+// production call made again on the same inputs gave other outputs (a race; self_check.hpp),
+// whatever the checks above found.
+enum class FailureKind {
+  refused, host_error, fault, timeout, oom, mismatch, unwritten, out_of_bounds_write, reference, nondeterministic
+};
 std::string_view to_string(FailureKind kind);  // refused, host-error, ..., out-of-bounds-write, reference
 std::optional<FailureKind> parse_failure_kind(std::string_view text);
 inline constexpr FailureKind kFailureKinds[] = {
     FailureKind::refused,  FailureKind::host_error, FailureKind::fault,     FailureKind::timeout,
     FailureKind::oom,      FailureKind::mismatch,   FailureKind::unwritten, FailureKind::out_of_bounds_write,
-    FailureKind::reference};
+    FailureKind::reference, FailureKind::nondeterministic};
 
 // ---- verdict: the case's verdict --------------------------------------------------------------
 
