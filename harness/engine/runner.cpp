@@ -18,6 +18,7 @@
 #include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/engine/output_compare.hpp"
+#include "gridfuzz/core/self_check.hpp"
 #include "gridfuzz/core/verdict.hpp"
 
 namespace gridfuzz {
@@ -192,6 +193,33 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     o.detail = std::to_string(ref_bad) + " of " + std::to_string(ref_total) + " CPU reference samples off; first " + ref_detail;
   }
   return o;
+}
+
+// The self-check (gridfuzz/core/self_check.hpp): the production call made again on the same inputs
+// (re-filled from the seed: a call that wrote to an input must not change the second one) into
+// outputs of their own, poisoned again, and compared with the first call's outputs under the
+// kernel's compare policy (a kernel with a stated tolerance may differ within it). The first
+// call's outputs are left as they were. Returns the elements that differ.
+std::uint64_t repeat_and_compare(const Kernel& kernel, const BoundCase& bound, const Case& c, const DeviceLimits& limits,
+                                 const GuardedBuffers& bufs, CUstream stream) {
+  const auto& specs = bufs.specs();
+  GuardedBuffers again(outputs_only(specs));
+  const SwappedOutputs view(bufs, again);
+  bound.fill_inputs(c.seed, view, stream);
+  sync_context();
+  again.poison_outputs();
+  sync_context();
+  device::Launcher launcher;  // the same launches as the first call's; what they record is not judged again
+  production_call(kernel, bound, limits, view, launcher, stream);
+  sync_context();
+  device::Launcher harness;
+  const ComparePolicy policy = bound.compare_policy();
+  std::uint64_t differ = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].role == BufferRole::output)
+      differ += compare_outputs(specs[i].type, bufs.ptr(i), again.ptr(i), specs[i].elements, policy, harness, stream)
+                    .mismatches;
+  return differ;
 }
 
 struct Spread {
@@ -410,19 +438,35 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   // launch stopped halfway has made fewer: its refusal is the observation).
   if (call_completed) plan_difference = device::plan_recorded_difference(r.plan, launcher.records());
   if (obs.observed.kind == Observed::Kind::accept) {
+    bool repeating = false;  // inside the self-check's second call
     try {
       const OracleOutcome o = run_oracle(*bound, c, limits, options, *bufs, stream.get(), r);
       r.oracle = o.result;
       obs.failure_kind = o.failure_kind;
       if (!o.detail.empty()) r.detail = o.detail;
+      clock.lap();  // the oracle counted its own phases
+      if (o.result.kind == OracleResult::Kind::compared &&
+          wants_self_check(o.failure_kind, selected_for_self_check(c, options.self_check_share))) {
+        repeating = true;
+        const std::uint64_t differ = repeat_and_compare(kernel, *bound, c, limits, *bufs, stream.get());
+        repeating = false;
+        r.phases.call_ms += clock.lap();
+        r.oracle.self_differ = differ;
+        obs.failure_kind = after_self_check(o.failure_kind, differ);
+        if (differ)
+          r.detail = "two identical production calls differ in " + std::to_string(differ) +
+                     " output elements (a race?)" + (r.detail.empty() ? "" : "; first call: " + r.detail);
+      }
     } catch (const device::CudaError& e) {
       r.context_lost = true;
       r.oracle = OracleResult{};
       r.oracle.kind = OracleResult::Kind::device_fault;
       obs.failure_kind = FailureKind::fault;
-      r.detail = std::string("the oracle hit a device error: ") + e.what();
+      r.detail = std::string(repeating ? "the production call made again for the self-check hit a device error: "
+                                       : "the oracle hit a device error: ") +
+                 e.what();
     }
-    clock.lap();  // the oracle counted its own phases
+    clock.lap();
     if (options.timing && !obs.failure_kind && !r.context_lost) {
       r.timing = time_case(kernel, *bound, limits, options, *bufs, stream.get());
       r.phases.timing_ms = clock.lap();

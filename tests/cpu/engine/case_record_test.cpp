@@ -8,6 +8,7 @@
 #include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/engine/record_codec.hpp"
+#include "gridfuzz/reporters/console_line.hpp"
 #include "gridfuzz/reporters/record_row.hpp"
 #include "gridfuzz/engine/worker_protocol.hpp"
 #include "gridfuzz/app/session.hpp"
@@ -121,6 +122,25 @@ TEST(Observed, TextRoundTripsForEveryKind) {
   EXPECT_EQ(Observed::parse("fault:worker-signal 11")->reason, "worker-signal 11");
   EXPECT_FALSE(Observed::parse("accepted").has_value());
   EXPECT_FALSE(Observed::parse("").has_value());
+}
+
+// The self-check's count crosses the worker pipe as made: absent (no self-check), 0 (the two calls
+// agree) or the elements that differ; the row's oracle text and the console line show it.
+TEST(RecordCodec, CarriesTheSelfCheck) {
+  CaseRecord r = sample_record();
+  EXPECT_EQ(decode_record(encode_record(r)).oracle.self_differ, std::nullopt);
+  EXPECT_EQ(reporters::console_line(r).find("self:"), std::string::npos) << reporters::console_line(r);
+  for (const std::uint64_t differ : {std::uint64_t{0}, std::uint64_t{24}}) {
+    r.oracle.self_differ = differ;
+    r.verdict = differ ? Verdict::failed(FailureKind::nondeterministic) : Verdict::failed(FailureKind::mismatch);
+    expect_same(decode_record(encode_record(r)), r);
+    const std::string self = differ ? "self:differ:24" : "self:same";
+    const reports::CsvRow row = reporters::to_row(r);
+    EXPECT_EQ(row.get("oracle"), "split:tol:12 unwritten:3 cpu:250/256 " + self);
+    EXPECT_EQ(row.get("verdict"), differ ? "fail:nondeterministic" : "fail:mismatch");
+    EXPECT_EQ(row.get("mismatches"), "12");  // the split comparison's, as before
+    EXPECT_NE(reporters::console_line(r).find(" " + self + "  "), std::string::npos) << reporters::console_line(r);
+  }
 }
 
 TEST(OracleResult, TextIsTheSchemasVocabulary) {

@@ -1,6 +1,7 @@
 #pragma once
 // One case from plan to verdict: prediction, inputs, the production launch, the oracle (split
-// reference, unwritten outputs, guard zones, CPU reference on samples) and optional timing.
+// reference, unwritten outputs, guard zones, CPU reference on samples, the self-check) and
+// optional timing.
 // Runs in the current process on the current context; the worker (worker_server.hpp, its client
 // worker_client.hpp) isolates it.
 #include <cstdint>
@@ -22,6 +23,9 @@ struct RunOptions {
   int samples = 10;
   std::size_t reference_samples = 256;
   std::uint64_t memory_budget_bytes = 0;  // 0: default_memory_budget of the device
+  // The share (0..1) of passing cases whose production call is made again and compared with itself
+  // (gridfuzz/core/self_check.hpp); failing output checks always are.
+  double self_check_share = 0;
 };
 
 // The device memory a case may use unless told otherwise: 90% of the device's memory less 2 GiB
@@ -53,7 +57,7 @@ struct PhaseTimes {
   double plan_ms = 0;       // check, bind, plan and prediction
   double alloc_ms = 0;      // device buffers with guard zones (the call's and the split reference's)
   double fill_ms = 0;       // inputs generated, outputs poisoned
-  double call_ms = 0;       // the production call, to its synchronisation
+  double call_ms = 0;       // the production call, to its synchronisation (and its repeat, the self-check)
   double reference_ms = 0;  // the split-batch reference
   double compare_ms = 0;    // guard zones, unwritten outputs, big vs split comparison
   double cpu_ms = 0;        // the float64 CPU reference on samples
