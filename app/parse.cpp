@@ -63,6 +63,17 @@ CLI::Validator finite_number(double min, bool exclusive) {
       "NUMBER", "finite number");
 }
 
+CLI::Validator share_of_one() {
+  const CLI::Validator finite = finite_number(0);
+  return CLI::Validator(
+      [finite](std::string& text) -> std::string {
+        if (std::string err = finite(text); !err.empty()) return err;
+        if (std::stod(text) > 1) return "'" + text + "' is more than 1 (a share: 0.05 is 5%)";
+        return "";
+      },
+      "SHARE in [0, 1]", "share");
+}
+
 CLI::Validator duration_seconds(bool zero_allowed) {
   const CLI::Validator finite = finite_number(0, !zero_allowed);
   return CLI::Validator(

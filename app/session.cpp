@@ -18,6 +18,7 @@
 #include "gridfuzz/app/builtin_kernels.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
+#include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 
 #ifndef GRIDFUZZ_DEFAULT_LEDGER
@@ -34,6 +35,11 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--samples", o.samples, "timing samples per case (default 10)")->check(CLI::Range(1, 10000));
   cmd.add_option("--reference-samples", o.reference_samples, "outputs checked against the CPU reference (default 256)")
       ->check(whole_number(1u << 24));
+  cmd.add_option("--self-check-share", o.self_check_share,
+                 "share of passing cases whose production call is made again on the same inputs and compared with "
+                 "itself, chosen by case id; 0 turns it off; outputs that disagree with a reference always are "
+                 "(default " + reports::format_double(o.self_check_share) + ")")
+      ->check(share_of_one());
   cmd.add_option("--budget-mib", o.budget_mib, "device memory a case may use, MiB (default: 90% of the device's memory less 2 GiB)")
       ->check(whole_number(std::uint64_t{1} << 30));
   cmd.add_option("--ledger", o.ledger, "known-failure ledger (default: properties/known-failures.txt)");
@@ -54,7 +60,8 @@ std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
   a.insert(a.end(), {"worker", "--device", std::to_string(device)});
   if (o.timing) a.push_back("--timing");
   a.insert(a.end(), {"--samples", std::to_string(o.samples), "--reference-samples", std::to_string(o.reference_samples),
-                     "--budget-mib", std::to_string(o.budget_mib)});
+                     "--self-check-share", reports::format_double(o.self_check_share), "--budget-mib",
+                     std::to_string(o.budget_mib)});
   if (!o.ledger.empty()) a.insert(a.end(), {"--ledger", o.ledger});
   return a;
 }
@@ -66,7 +73,7 @@ int workers_per_device_for(const EngineOptions& o) {
 }
 
 RunOptions run_options(const EngineOptions& o) {
-  return RunOptions{o.timing, o.warmup, o.samples, o.reference_samples, o.budget_mib << 20};
+  return RunOptions{o.timing, o.warmup, o.samples, o.reference_samples, o.budget_mib << 20, o.self_check_share};
 }
 
 Registry& builtin_registry() {

@@ -175,6 +175,7 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
     write_list(j, "slower", diff.slower, write_timed);
     write_list(j, "still_failing", diff.still_failing, write_case);
     write_list(j, "no_longer_failing", diff.no_longer_failing, write_case);
+    write_list(j, "races_not_seen", diff.races_not_seen, write_case);
     write_list(j, "other_changes", diff.other_changes, write_case);
     write_list(j, "faster", diff.faster, write_timed);
     write_list(j, "unsure", diff.unsure, write_timed);

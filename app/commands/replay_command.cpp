@@ -1,5 +1,7 @@
 // `gridfuzz replay REPLAY | CSV:ROW | CSV [--failing]`: re-run recorded cases: one replay string,
 // one row of a CSV, or every row of a CSV (only the failing ones with --failing), as one batch.
+// Every replayed case gets the self-check (its production call made again and compared with
+// itself) unless --self-check-share says otherwise.
 #include <iostream>
 #include <optional>
 #include <set>
@@ -67,6 +69,9 @@ Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
       "replay", "re-run recorded cases: a replay string, CSV:ROW (1-based), or every row of a CSV (--failing: the failing ones)");
   cmd->add_option("case", *text, "KERNEL/VARIANT/SEED/params, file.csv:ROW, or file.csv")->required();
   cmd->add_flag("--failing", *failing, "with a whole CSV: only the rows whose verdict fails a run");
+  // A replay asks whether the row's outcome holds: every replayed case is also compared with its own
+  // second call (self:same / self:differ:N on its line and in its row), unless told otherwise.
+  engine->self_check_share = 1;
   add_engine_options(*cmd, *engine);
   return [text, failing, engine, &global]() -> int {
     const ReplaySource source = source_of(*text);

@@ -17,6 +17,8 @@ std::string console_line(const CaseRecord& r) {
                 text(r.verdict.to_string()).c_str());
   std::string line = buf;
   if (r.timing.samples > 0) line += " " + reports::format_double(r.timing.median_ms) + " ms";
+  // The self-check, where it was made: whether a second identical call gave the same outputs.
+  if (r.oracle.self_differ) line += " " + r.oracle.self_check_text();
   line += "  " + text(r.the_case.replay());
   return line;
 }

@@ -190,12 +190,30 @@ TEST(Hardening, NumericOptionsOutOfRangeAreExit2AndTouchNothing) {
                                 "--cases 1e3", "--seed -1", "--seed 18446744073709551616", "--time-budget -5",
                                 "--time-budget nan", "--time-budget inf", "--time-budget 1e10", "--time-budget 1e300",
                                 "--budget-mib -1", "--timeout 0", "--timeout 1e10",
-                                "--timeout nan", "--reference-samples -1"}) {
+                                "--timeout nan", "--reference-samples -1", "--self-check-share -0.1",
+                                "--self-check-share 1.5", "--self-check-share nan", "--self-check-share inf",
+                                "--self-check-share 5%", "--self-check-share ''"}) {
     const Result r = run(sweep + bad);
     EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
   }
   EXPECT_EQ(slurp(tmp.path / "r.csv"), csv);
   EXPECT_EQ(backups_in(tmp.path), 0u);
+}
+
+// --self-check-share takes a share in [0, 1]; its default is small for the commands that run many
+// cases and 1 for replay (every replayed case is compared with its own second call).
+TEST(Hardening, SelfCheckShareIsAShareAndReplaySelfChecksEveryCase) {
+  TempDir tmp;
+  for (const std::string good : {"0", "0.05", "1", "1e-3"}) {
+    const Result r = run("sweep gguf.quantize_q8_1 --static --device-preset sm_90 --cases 2 --self-check-share " + good +
+                         " --csv " + tmp / ("s" + good + ".csv"));
+    EXPECT_EQ(r.exit_code, 0) << good << "\n" << r.output;
+  }
+  const Result run_help = run("run --help");
+  EXPECT_NE(run_help.output.find("--self-check-share"), std::string::npos) << run_help.output;
+  EXPECT_NE(run_help.output.find("(default 0.02)"), std::string::npos) << run_help.output;
+  const Result replay_help = run("replay --help");
+  EXPECT_NE(replay_help.output.find("(default 1)"), std::string::npos) << replay_help.output;
 }
 
 // Issue 34, item 2: a closed stdout or stderr (cron, systemd) never lets console lines into the CSV.

@@ -30,6 +30,8 @@ Dim3 parse_dim3(const std::string& text, const std::string& option);
 CLI::Validator whole_number(std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 // A finite decimal number >= min (> min when `exclusive`).
 CLI::Validator finite_number(double min, bool exclusive = false);
+// A share: a finite decimal number in [0, 1] (--self-check-share).
+CLI::Validator share_of_one();
 // A number of seconds (--time-budget, --timeout): finite, > 0 (>= 0 when `zero_allowed`: "no
 // limit"), at most kMaxSeconds, so that every conversion to a clock's integer ticks fits.
 inline constexpr double kMaxSeconds = 1e9;  // about 31 years

@@ -15,6 +15,10 @@
 
 namespace gridfuzz::app {
 
+// 2% of passing cases: a race that gave the right outputs once is still seen in a large sweep, for
+// 2% more production calls (failing output checks are always self-checked).
+inline constexpr double kDefaultSelfCheckShare = 0.02;
+
 struct EngineOptions {
   std::string csv;               // append rows here when set
   double timeout_s = 300;        // one case, in the worker
@@ -22,6 +26,9 @@ struct EngineOptions {
   int samples = 10;
   int warmup = 2;
   std::size_t reference_samples = 256;
+  // Passing cases whose production call is made again and compared with itself (self_check.hpp),
+  // chosen by case id; `replay` sets 1 before the options are read (every replayed case).
+  double self_check_share = kDefaultSelfCheckShare;
   std::uint64_t budget_mib = 0;  // 0: default_memory_budget (runner.hpp)
   std::string ledger;            // default: the checked-in properties/known-failures.txt
   bool in_process = false;       // debugging: no worker (a fault kills gridfuzz)
