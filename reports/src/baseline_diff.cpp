@@ -262,6 +262,8 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
         diff.still_failing.push_back(change_of(row, old_verdict));
       else
         record_new_failure(diff, row, change_of(row, old_verdict));
+    } else if (then.nondeterministic()) {
+      diff.races_not_seen.push_back(change_of(row, old_verdict));
     } else if (then.fails_run()) {
       diff.no_longer_failing.push_back(change_of(row, old_verdict));
     } else if (now.verdict != then.verdict) {
@@ -384,6 +386,8 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
       << "\n";
   section(out, "Still failing (the same verdict in the baseline)", diff.still_failing, max_listed, print_case);
   section(out, "No longer failing", diff.no_longer_failing, max_listed, print_case);
+  section(out, "Races not seen this time (fail:nondeterministic in the baseline; a race need not show in every run)",
+          diff.races_not_seen, max_listed, print_case);
   section(out, "Other verdict changes", diff.other_changes, max_listed, print_case);
   section(out, "Faster", diff.faster, max_listed, print_timed);
   section(out, "Unsure timings", diff.unsure, max_listed, print_timed);

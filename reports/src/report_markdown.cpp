@@ -89,7 +89,8 @@ void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, 
   out << failing.size() << " failing case(s). Re-run one with `gridfuzz replay '<replay>'`.\n\n"
       << "| verdict | kernel | variant | device | predicted | observed | oracle | replay |\n"
       << "|---|---|---|---|---|---|---|---|\n";
-  std::size_t shown = 0;
+  std::size_t shown = 0, races = 0;
+  for (const CsvRow* row : failing) races += row->outcome().nondeterministic();
   for (const CsvRow* row : failing) {
     if (shown++ == max_listed) {
       out << "\n... and " << failing.size() - max_listed << " more (see junit.xml or the CSV).\n";
@@ -100,6 +101,10 @@ void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, 
         << markdown_cell(predicted_rule_text(*row)) << " | " << markdown_cell(row->get("observed")) << " | "
         << markdown_cell(row->get("oracle")) << " | " << code(row->get("replay")) << " |\n";
   }
+  if (races)
+    out << "\n" << races << " of them `fail:nondeterministic`: the production call made again on the same inputs "
+        << "gave other outputs (`self:differ:N` in *oracle*: N elements differ between the two calls), a race "
+        << "whose result depends on the blocks' scheduling. A replay may pass: run it a few times.\n";
 }
 
 void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {

@@ -123,6 +123,27 @@ TEST(RowOutcome, FollowsTheTextWhateverSetsIt) {
   EXPECT_FALSE(CsvRow().outcome().verdict.has_value());
 }
 
+// fail:nondeterministic (the self-check: two identical calls differ) is a failure of its own kind,
+// read from a hand-made row through the CSV like any other word.
+TEST(RowOutcome, KnowsTheNondeterministicVerdict) {
+  CsvRow row = testing::valid_row();
+  row.set("observed", "accept");
+  row.set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  row.set("verdict", "fail:nondeterministic");
+  const CsvRow back = read_back(row);
+  const RowOutcome& o = back.outcome();
+  EXPECT_EQ(o.verdict, Verdict::failed(FailureKind::nondeterministic));
+  EXPECT_TRUE(o.nondeterministic());
+  EXPECT_TRUE(o.failed_with(FailureKind::nondeterministic));
+  EXPECT_FALSE(o.failed_with(FailureKind::mismatch));
+  EXPECT_TRUE(o.fails_run());
+  EXPECT_EQ(junit_of(back), JUnit::failed);
+  row.set("verdict", "fail:mismatch");
+  EXPECT_FALSE(row.outcome().nondeterministic());
+  row.set("verdict", "pass");
+  EXPECT_FALSE(row.outcome().nondeterministic());
+}
+
 // A row of a newer minor may hold words this reader does not know (it does not check them): they
 // read as no value, and the reports neither fail nor pass the row on them.
 TEST(RowOutcome, WordsOfANewerMinorReadAsNoValue) {

@@ -132,6 +132,44 @@ TEST(BaselineDiff, AFailureAlreadyInTheBaselineIsListedNotFailed) {
   EXPECT_TRUE(diff_runs({failing}, {other}).gate_failed());
 }
 
+// A race (fail:nondeterministic: the self-check's two identical calls differ) is a failure: new
+// when the baseline passed, still failing when the baseline had it. A baseline race that passes
+// now is no fix (a race need not show in every run): listed as not seen, not as no longer failing,
+// and the gate does not fail on it.
+TEST(BaselineDiff, ARaceIsANewFailureAndARaceNotSeenIsNoFix) {
+  CsvRow passing = fixed_row(4096);
+  passing.set("oracle", "split:exact:0 unwritten:0 cpu:256/256 self:same");
+  CsvRow race = fixed_row(4096);
+  race.set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  race.set("verdict", "fail:nondeterministic");
+
+  const BaselineDiff appeared = diff_runs({passing}, {race});
+  EXPECT_TRUE(appeared.gate_failed());
+  ASSERT_EQ(appeared.new_failures.size(), 1u) << render_diff(appeared);
+  EXPECT_EQ(appeared.new_failures[0].after, "fail:nondeterministic");
+  const std::string text = render_diff(appeared);
+  EXPECT_NE(text.find("pass -> fail:nondeterministic"), std::string::npos) << text;
+  EXPECT_NE(text.find("self:differ:24"), std::string::npos) << text;
+
+  const BaselineDiff again = diff_runs({race}, {race});
+  EXPECT_FALSE(again.gate_failed()) << render_diff(again);
+  EXPECT_EQ(again.still_failing.size(), 1u);
+
+  const BaselineDiff hidden = diff_runs({race}, {passing});
+  EXPECT_FALSE(hidden.gate_failed()) << render_diff(hidden);
+  EXPECT_TRUE(hidden.no_longer_failing.empty());
+  ASSERT_EQ(hidden.races_not_seen.size(), 1u);
+  EXPECT_EQ(hidden.races_not_seen[0].before, "fail:nondeterministic");
+  EXPECT_FALSE(hidden.same_cases_and_verdicts());
+  EXPECT_NE(render_diff(hidden).find("Races not seen this time (1)"), std::string::npos) << render_diff(hidden);
+
+  // A mismatch the baseline had, now named a race: another failure kind, so new (rule 1).
+  CsvRow mismatch = race;
+  mismatch.set("oracle", "split:exact:24 unwritten:0 cpu:250/256");
+  mismatch.set("verdict", "fail:mismatch");
+  EXPECT_EQ(diff_runs({mismatch}, {race}).new_failures.size(), 1u);
+}
+
 TEST(BaselineDiff, UnexpectedPassFails) {
   CsvRow before = moe_vec_legacy_row(8192);
   CsvRow after = before;

@@ -84,6 +84,21 @@ TEST(Markdown, SectionsCountsFailuresAndSlowest) {
   EXPECT_NE(fast_at, std::string::npos) << md;
 }
 
+// A race's row is listed with the failures, its oracle text (the self-check's count) in the table,
+// and a line says what fail:nondeterministic means.
+TEST(Markdown, ListsARaceAndSaysWhatItIs) {
+  CsvRow race = testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "64"}});
+  race.set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  race.set("verdict", "fail:nondeterministic");
+  ReportInput input;
+  input.rows = {race, testing::make_row("gguf.moe_vec", "fixed", {{"tokens", "8"}})};
+  const std::string md = render_markdown(input);
+  EXPECT_NE(md.find("`fail:nondeterministic` 1"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `fail:nondeterministic` | gguf.moe_vec | fixed |"), std::string::npos) << md;
+  EXPECT_NE(md.find("self:differ:24"), std::string::npos) << md;
+  EXPECT_NE(md.find("1 of them `fail:nondeterministic`"), std::string::npos) << md;
+}
+
 TEST(Markdown, CellsEscapePipes) { EXPECT_EQ(markdown_cell("a|b\nc"), "a\\|b c"); }
 
 std::vector<CsvRow> map_rows() {

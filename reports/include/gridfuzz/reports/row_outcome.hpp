@@ -21,6 +21,11 @@ struct RowOutcome {
   bool wrap_predicted() const { return index_wrap && index_wrap->wraps(); }
   bool observed_is(Observed::Kind kind) const { return observed && observed->kind == kind; }
   bool verdict_is(Verdict::Kind kind) const { return verdict && verdict->kind == kind; }
+  bool failed_with(FailureKind kind) const {
+    return verdict && verdict->kind == Verdict::Kind::fail && verdict->failure_kind == kind;
+  }
+  // fail:nondeterministic: two identical production calls gave different outputs (a race).
+  bool nondeterministic() const { return failed_with(FailureKind::nondeterministic); }
   // The verdict fails the run (Verdict::fails_run); text that is no verdict does not.
   bool fails_run() const { return verdict && verdict->fails_run(); }
 
