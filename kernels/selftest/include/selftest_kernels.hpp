@@ -20,6 +20,8 @@ std::shared_ptr<const Kernel> make_grid_stride_loop();    // B.6 selftest.grid_s
 std::shared_ptr<const Kernel> make_block_threads();       // B.7 selftest.block_threads
 std::shared_ptr<const Kernel> make_dynamic_smem();        // B.8 selftest.dynamic_smem
 std::shared_ptr<const Kernel> make_register_pressure();   // B.9 selftest.register_pressure
+// Not a geometry class: a race across blocks, for the oracle's self-check (fail:nondeterministic).
+std::shared_ptr<const Kernel> make_race();                // selftest.race
 
 void register_kernels(Registry& registry);
 

@@ -36,7 +36,7 @@ Result run(const std::string& args) { return run_with_env("", args); }
 const char* const kSelftestKernels[] = {
     "selftest.flat_yz",         "selftest.dropped_rows",   "selftest.host_int32",  "selftest.int32_offset",
     "selftest.int32_offset_fault", "selftest.uint32_offset", "selftest.grid_stride_loop", "selftest.block_threads",
-    "selftest.dynamic_smem",    "selftest.register_pressure"};
+    "selftest.dynamic_smem",    "selftest.register_pressure", "selftest.race"};
 
 }  // namespace
 

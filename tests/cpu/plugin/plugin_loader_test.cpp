@@ -15,7 +15,8 @@ TEST(PluginLoader, RegistersIntoTheGivenRegistryAndThePathReachesTheWorker) {
   plugin::load_plugin(GRIDFUZZ_SELFTEST_PLUGIN, registry);
   EXPECT_TRUE(registry.find("selftest.flat_yz"));
   EXPECT_TRUE(registry.find("selftest.register_pressure"));
-  EXPECT_EQ(registry.all().size(), 10u);
+  EXPECT_TRUE(registry.find("selftest.race"));
+  EXPECT_EQ(registry.all().size(), 11u);
 
   const auto loaded = plugin::loaded_plugins();
   ASSERT_EQ(loaded.size(), 1u);
