@@ -357,17 +357,26 @@ std::string OracleResult::to_string() const {
     case Kind::device_fault: return std::string(name);
     case Kind::guard:
     case Kind::reference_fault: return joined(name, where);
-    case Kind::compared:
-      return joined(name, exact ? "exact" : "tol") + ":" + std::to_string(split_mismatches) +
-             " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(cpu_ok) + "/" +
-             std::to_string(cpu_total) + (self_differ ? " " + self_check_text() : std::string());
+    case Kind::compared: {
+      std::string text = joined(name, exact ? "exact" : "tol") + ":" + std::to_string(split_mismatches) +
+                         " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(cpu_ok) + "/" +
+                         std::to_string(cpu_total);
+      if (self_differ) {  // appended piecewise (quoted() says why)
+        text += ' ';
+        text += self_check_text();
+      }
+      return text;
+    }
   }
   return "?";
 }
 
 std::string OracleResult::self_check_text() const {
   if (!self_differ) return {};
-  return *self_differ ? "self:differ:" + std::to_string(*self_differ) : "self:same";
+  if (*self_differ == 0) return "self:same";
+  std::string text = "self:differ:";
+  text += std::to_string(*self_differ);
+  return text;
 }
 
 // ---- failure -----------------------------------------------------------------------------------

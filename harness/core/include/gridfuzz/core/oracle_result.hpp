@@ -27,7 +27,7 @@ struct OracleResult {
   std::uint64_t cpu_ok = 0, cpu_total = 0;  // CPU reference samples within tolerance, of all
   // The self-check (self_check.hpp): output elements that differ between the production call and
   // the same call made again on the same inputs; nullopt when it was not made.
-  std::optional<std::uint64_t> self_differ;
+  std::optional<std::uint64_t> self_differ = std::nullopt;
 
   std::string to_string() const;
   // "self:same", "self:differ:<d>", or empty when no self-check was made.
