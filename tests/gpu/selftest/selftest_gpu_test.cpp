@@ -308,8 +308,7 @@ TEST(SelftestRaceGpu, TheRacyKernelIsNondeterministicAndItsFixedTwinPasses) {
     EXPECT_GT(*differ, 0) << rows[0].get("oracle");
     EXPECT_LE(*differ, 256) << rows[0].get("oracle");
     EXPECT_NE(r.output.find("self:differ:"), std::string::npos) << r.output;
-    std::printf("race run %d: %s, %s
-", attempt, rows[0].get("verdict").c_str(), rows[0].get("oracle").c_str());
+    std::printf("race run %d: %s, %s\n", attempt, rows[0].get("verdict").c_str(), rows[0].get("oracle").c_str());
     if (attempt == 1) {
       const Result replayed = gridfuzz_cli("replay '" + csv.string() + ":1'");
       EXPECT_NE(replayed.output.find("fail:nondeterministic"), std::string::npos) << replayed.output;
