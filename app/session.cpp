@@ -14,6 +14,7 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/driver_release.hpp"
 #include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/app/builtin_kernels.hpp"
 #include "gridfuzz/app/parse.hpp"
@@ -170,6 +171,7 @@ Session::Session(const GlobalOptions& global, const EngineOptions& options, std:
   ctx.device = limits_.limits.name;
   ctx.cc = limits_.limits.cc();
   ctx.driver = device::driver_version();
+  if (!ctx.driver.empty()) ctx.driver_release = device::driver_release();  // read once, beside the CUDA version
   ctx.commit = build_commit();
   if (!devices_.empty()) ctx.device_index = devices_.front();
 }

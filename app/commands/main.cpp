@@ -19,6 +19,7 @@
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/driver_release.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/engine/case_record.hpp"
@@ -39,7 +40,7 @@ namespace {
 constexpr const char* kGlobalGroup = "Global options (before or after the command)";
 
 // `gridfuzz --version`: the version, the commit it was built from, the CUDA runtime linked in and
-// the driver seen now.
+// the driver seen now (its CUDA version and its own release).
 std::string version_text() {
   std::string driver = gridfuzz::device::driver_version();
   if (driver.empty()) {
@@ -47,7 +48,8 @@ std::string version_text() {
     gridfuzz::device::driver_available(&why);
     driver = "no driver" + (why.empty() ? std::string() : " (" + why + ")");
   } else {
-    driver = "CUDA " + driver;
+    const std::string release = gridfuzz::device::driver_release();
+    driver = "CUDA " + driver + (release.empty() ? "" : ", release " + release);
   }
   return std::string("gridfuzz ") + GRIDFUZZ_VERSION + "\ncommit: " + gridfuzz::build_commit() +
          "\nCUDA runtime (built with): " + std::to_string(CUDART_VERSION / 1000) + "." +

@@ -16,13 +16,14 @@ std::string console_line(const CaseRecord& r) {
                 text(r.the_case.variant).c_str(), text(r.plan.predicted.to_string()).c_str(), text(r.observed.to_string()).c_str(),
                 text(r.verdict.to_string()).c_str());
   std::string line = buf;
-  if (r.timing.samples > 0) line += " " + reports::format_double(r.timing.median_ms) + " ms";
+  if (r.timing.samples > 0) line += " " + reports::format_float(static_cast<float>(r.timing.median_ms)) + " ms";
   // The self-check, where it was made: whether a second identical call gave the same outputs.
   if (r.oracle.self_differ) {
     line += ' ';  // appended piecewise: `" " + std::string` trips GCC 12's -Wrestrict false positive
     line += r.oracle.self_check_text();
   }
   line += "  " + text(r.the_case.replay());
+  if (!r.finding.empty()) line += "  (known: " + text(r.finding) + ")";
   return line;
 }
 

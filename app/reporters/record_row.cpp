@@ -1,6 +1,7 @@
 #include "gridfuzz/reporters/record_row.hpp"
 
 #include "gridfuzz/reports/schema.hpp"
+#include "gridfuzz/reports/utc_time.hpp"
 
 namespace gridfuzz::reporters {
 
@@ -48,9 +49,11 @@ reports::CsvRow to_row(const CaseRecord& r) {
   }
   row.set("verdict", r.verdict.to_string());
   if (r.timing.samples > 0) {
-    row.set_double("time_ms_median", r.timing.median_ms);
-    row.set_double("time_ms_min", r.timing.min_ms);
-    row.set_double("time_ms_max", r.timing.max_ms);
+    // CUDA events measure in float32: printed at that precision (a median of two samples is
+    // rounded to the nearest float, within the events' own resolution).
+    row.set_float("time_ms_median", static_cast<float>(r.timing.median_ms));
+    row.set_float("time_ms_min", static_cast<float>(r.timing.min_ms));
+    row.set_float("time_ms_max", static_cast<float>(r.timing.max_ms));
     row.set_double("gbps", r.timing.gbps);
     row.set_int("samples", r.timing.samples);
   }
@@ -72,6 +75,9 @@ reports::CsvRow to_row(const CaseRecord& r) {
       row.set_double(column, v);
   }
   if (r.tier) row.set("tier", std::string(to_string(*r.tier)));  // empty: no sweep made the case
+  row.set("driver_release", r.context.driver_release);
+  if (r.started_unix_ms > 0) row.set("started", reports::utc_time_text(r.started_unix_ms));
+  row.set("finding", r.finding);
   return row;
 }
 

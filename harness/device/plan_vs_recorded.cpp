@@ -1,5 +1,7 @@
 #include "gridfuzz/device/plan_vs_recorded.hpp"
 
+#include <algorithm>
+
 namespace gridfuzz::device {
 namespace {
 
@@ -47,6 +49,20 @@ std::optional<std::string> plan_recorded_difference(const LaunchPlan& plan, cons
   for (const LaunchSpec& s : plan.launches) planned.push_back(short_spec(s));
   for (const LaunchRecord& r : recorded) seen.push_back((r.ok() ? "" : r.error + " ") + short_spec(r.spec));
   return "plan != recorded: " + what + "; plan: " + list(planned) + "; recorded: " + list(seen);
+}
+
+std::vector<int> recorded_registers(const LaunchPlan& plan, const std::vector<LaunchRecord>& recorded) {
+  std::vector<int> regs(plan.launches.size(), 0);
+  for (std::size_t i = 0; i < regs.size() && i < recorded.size(); ++i) {
+    const LaunchSpec& p = plan.launches[i];
+    const LaunchSpec& r = recorded[i].spec;
+    // A harness launch records the plan's own name, a recorded one its kernel's base name (none
+    // for a launch the driver refused: compared by geometry, as above).
+    const bool same_kernel = r.name.empty() || plan_kernel_name(p.name) == plan_kernel_name(r.name);
+    if (!same_kernel || !(p.grid == r.grid) || !(p.block == r.block)) break;
+    regs[i] = std::max(0, r.func.num_regs);
+  }
+  return regs;
 }
 
 }  // namespace gridfuzz::device

@@ -56,10 +56,11 @@ const LaunchSpec* representative_launch(const LaunchPlan& plan, const Prediction
 }
 
 CaseRecord make_record(const CaseResult& result, const RunContext& context) {
-  return CaseRecord{result.the_case, context,       summarize(result.plan, result.prediction),
-                    result.observed, result.oracle, result.verdict,
-                    result.detail,   result.timing, result.phases,
-                    result.context_lost, std::nullopt};  // tier: set by a sweep that takes it
+  return CaseRecord{result.the_case,    context,       summarize(result.plan, result.prediction),
+                    result.observed,    result.oracle, result.verdict,
+                    result.detail,      result.timing, result.phases,
+                    result.context_lost, std::nullopt,  // tier: set by a sweep that takes it
+                    result.finding,     result.started_unix_ms};
 }
 
 }  // namespace gridfuzz

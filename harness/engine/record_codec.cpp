@@ -93,6 +93,7 @@ std::string encode_record(const CaseRecord& r) {
   w.put("device", r.context.device);
   w.put("cc", r.context.cc);
   w.put("driver", r.context.driver);
+  w.put("driver_release", r.context.driver_release);
   w.put("commit", r.context.commit);
   if (r.context.device_index) w.put_int("device_index", *r.context.device_index);
   w.put_uint("launches", r.plan.launches);
@@ -125,6 +126,8 @@ std::string encode_record(const CaseRecord& r) {
   if (r.oracle.self_differ) w.put_uint("self_differ", *r.oracle.self_differ);  // absent: no self-check
   w.put("verdict", r.verdict.to_string());
   w.put("detail", r.detail);
+  w.put("finding", r.finding);
+  w.put_int("started_unix_ms", r.started_unix_ms);
   const Timing& t = r.timing;
   w.put_double("median_ms", t.median_ms);
   w.put_double("min_ms", t.min_ms);
@@ -154,7 +157,8 @@ CaseRecord decode_record(std::string_view bytes) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("record: field 'case': ") + e.what());
   }
-  r.context = {f.text("run_id"), f.text("device"), f.text("cc"), f.text("driver"), f.text("commit"), std::nullopt};
+  r.context = {f.text("run_id"), f.text("device"), f.text("cc"), f.text("driver"), f.text("commit"), std::nullopt,
+               f.text("driver_release")};
   if (f.has("device_index")) r.context.device_index = f.get<int>("device_index");
   r.plan.launches = f.get<std::size_t>("launches");
   if (f.has("grid_x"))
@@ -179,6 +183,8 @@ CaseRecord decode_record(std::string_view bytes) {
   if (!verdict) throw std::runtime_error("record: field 'verdict' is no verdict: " + f.text("verdict"));
   r.verdict = *verdict;
   r.detail = f.text("detail");
+  r.finding = f.text("finding");
+  r.started_unix_ms = f.get<std::int64_t>("started_unix_ms");
   r.timing = {f.get<double>("median_ms"),        f.get<double>("min_ms"),        f.get<double>("max_ms"),
               f.get<int>("samples"),             f.get<double>("gbps"),          f.get<double>("kernel_median_ms"),
               f.get<double>("kernel_min_ms"),    f.get<double>("kernel_max_ms"), f.get<int>("kernel_samples"),

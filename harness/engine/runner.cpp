@@ -62,8 +62,14 @@ void production_call(const Kernel& kernel, const BoundCase& bound, const DeviceL
     bound.launch(limits, bufs, launcher, stream);
 }
 
+std::int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 CaseResult predict_bound(const BoundCase& bound, const Case& c, const DeviceLimits& limits) {
   CaseResult r;
+  r.started_unix_ms = unix_ms_now();  // a case run here starts with its plan
   r.the_case = c;
   r.plan = bound.plan(limits);
   r.prediction = predict(r.plan, limits);
@@ -422,6 +428,11 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
     fault = guarded([&] { sync_context(); });
   }
   r.phases.call_ms = clock.lap();
+  // The plan (pure C++) rarely knows a function's registers; the launches made do (the launcher
+  // and the CUPTI recorder read cuFuncGetAttribute): the row's `regs` is theirs.
+  const std::vector<int> regs = device::recorded_registers(r.plan, launcher.records());
+  for (std::size_t i = 0; i < regs.size(); ++i)
+    if (r.plan.launches[i].func.num_regs <= 0) r.plan.launches[i].func.num_regs = regs[i];
   if (fault) {
     obs.observed = {Observed::Kind::fault, *fault};
     r.context_lost = true;

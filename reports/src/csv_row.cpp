@@ -33,6 +33,14 @@ std::string format_double(double value) {
   return std::string(buffer.data(), result.ptr);
 }
 
+std::string format_float(float value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::array<char, 64> buffer{};
+  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), result.ptr);
+}
+
 std::optional<std::int64_t> parse_int(std::string_view text) {
   // from_chars takes a leading '-' but no '+' and no spaces, which is the form we want.
   std::int64_t value = 0;
@@ -114,6 +122,8 @@ void CsvRow::set_u128(std::string_view column, u128 value) {
 void CsvRow::set_double(std::string_view column, double value) {
   set(column, format_double(value));
 }
+
+void CsvRow::set_float(std::string_view column, float value) { set(column, format_float(value)); }
 
 std::optional<std::int64_t> CsvRow::get_int(std::string_view column) const {
   const std::string& text = get(column);

@@ -6,6 +6,7 @@
 #include "gridfuzz/core/vocabulary.hpp"
 #include "gridfuzz/index_range.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/reports/utc_time.hpp"
 
 namespace gridfuzz::reports {
 namespace {
@@ -74,10 +75,16 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
       {"observed", outcome.observed.has_value(), check_observed},
       {"verdict", outcome.verdict.has_value(), check_verdict},
   }};
-  if (check_vocabulary)
+  if (check_vocabulary) {
     for (const auto& [column, parsed, check] : vocabulary)
       if (!parsed)
         if (auto error = check(row.get(column))) return error;
+    if (const std::string& started = row.get("started"); !started.empty() && !parse_utc_time(started))
+      return "started " + quoted(started) + " is not a UTC time YYYY-MM-DDTHH:MM:SS.mmmZ";
+    if (!row.get("finding").empty() && row.get("verdict") != "expected-fail")
+      return "finding " + quoted(row.get("finding")) + " on a row whose verdict is " + quoted(row.get("verdict")) +
+             ", not expected-fail";
+  }
 
   for (std::size_t i = 0; i < kColumnCount; ++i) {
     const std::string& text = row.at(i);

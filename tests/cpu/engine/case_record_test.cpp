@@ -25,7 +25,7 @@ CaseRecord sample_record() {
   p.set("tokens", "8192");
   p.set("top_k", "8");
   const CaseResult result = predict_case(k, Case{k.name(), "legacy", p, 7}, limits);
-  CaseRecord r = make_record(result, RunContext{"run-1", "NVIDIA H200", "9.0", "580.1", "abc", 3});
+  CaseRecord r = make_record(result, RunContext{"run-1", "NVIDIA H200", "9.0", "13.0", "abc", 3, "580.159.04"});
   r.observed = {Observed::Kind::refuse, "CUDA_ERROR_INVALID_VALUE"};
   r.oracle = {OracleResult::Kind::compared, "", false, 12, 0.1 + 0.2, 3, 250, 256};
   r.verdict = Verdict::failed(FailureKind::mismatch);
@@ -33,6 +33,8 @@ CaseRecord sample_record() {
   r.timing = {0.123456789, 0.1, 1.0 / 3.0, 10, 4321.5, 0.11, 0.1, 0.2, 10, 3};
   r.phases = {0.25, 1.5, 2.0 / 3.0, 0.125, 7.0, 0.5, 12.75, 0, 25.0 + 1e-9, 140.5};
   r.context_lost = true;
+  r.finding = "vllm-gguf.md#finding-5";
+  r.started_unix_ms = 1796038765731;
   return r;
 }
 
@@ -47,6 +49,8 @@ void expect_same(const CaseRecord& a, const CaseRecord& b) {
   EXPECT_EQ(a.timing, b.timing);
   EXPECT_EQ(a.phases, b.phases);
   EXPECT_EQ(a.context_lost, b.context_lost);
+  EXPECT_EQ(a.finding, b.finding);
+  EXPECT_EQ(a.started_unix_ms, b.started_unix_ms);
 }
 
 TEST(CaseRecord, KeepsThePlansRefusedLaunchAndRiskiestIndex) {
@@ -195,6 +199,29 @@ TEST(CaseRecord, PhaseTimesReachTheRowOfACaseThatRan) {
   none.phases = {};
   const reports::CsvRow empty = reporters::to_row(none);
   for (const char* column : {"plan_ms", "call_ms", "case_ms", "worker_ms"}) EXPECT_EQ(empty.get(column), "") << column;
+}
+
+// Schema 1.6: the CUDA version and the driver's own beside it, the start in ISO 8601 (UTC), the
+// finding; float32 event times at float32 precision (the kernel times are CUPTI's integer ns).
+TEST(RecordRow, SaysTheDriverTheStartTheFindingAndFloatTimesAsMeasured) {
+  CaseRecord r = sample_record();
+  r.timing.median_ms = 0.032688f;  // what a CUDA event gives: a float
+  r.timing.min_ms = 0.031744f;
+  r.timing.max_ms = (0.032688f + 0.033792f) / 2.0;  // a median of two floats, in double
+  const reports::CsvRow row = reporters::to_row(r);
+  EXPECT_EQ(row.get("driver"), "13.0");
+  EXPECT_EQ(row.get("driver_release"), "580.159.04");
+  EXPECT_EQ(row.get("started"), "2026-11-30T11:39:25.731Z");
+  EXPECT_EQ(row.get("finding"), "vllm-gguf.md#finding-5");
+  EXPECT_EQ(row.get("time_ms_median"), "0.032688");
+  EXPECT_EQ(row.get("time_ms_min"), "0.031744");
+  EXPECT_EQ(row.get("time_ms_max"), "0.033239998");  // the nearest float, its shortest text
+  EXPECT_EQ(row.get("kernel_ms_median"), "0.11");
+  CaseRecord unknown = r;
+  unknown.started_unix_ms = 0;
+  unknown.context.driver_release.clear();
+  EXPECT_EQ(reporters::to_row(unknown).get("started"), "");
+  EXPECT_EQ(reporters::to_row(unknown).get("driver_release"), "");
 }
 
 }  // namespace

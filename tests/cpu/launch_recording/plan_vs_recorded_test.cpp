@@ -91,5 +91,30 @@ TEST(PlanVsRecorded, PlanKernelNameCutsDecorations) {
   EXPECT_EQ(plan_kernel_name("quantize_q8_1"), "quantize_q8_1");
 }
 
+// The row's `regs`: the registers the driver reported for each launch made, where it is the plan's
+// launch (by kernel and geometry); from the first difference on, unknown (0).
+TEST(RecordedRegisters, AreTheLaunchesMadeWhereTheyAreThePlans) {
+  const LaunchPlan p = two_launches();
+  LaunchRecord harness_launch = recorded(p.launches[1]);
+  harness_launch.spec.name = p.launches[1].name;  // the launcher records the plan's own name
+  harness_launch.spec.func.num_regs = 72;
+  EXPECT_EQ(recorded_registers(p, {recorded(p.launches[0]), harness_launch}), (std::vector<int>{40, 72}));
+  // The call stopped after its first launch, or made no launch at all.
+  EXPECT_EQ(recorded_registers(p, {recorded(p.launches[0])}), (std::vector<int>{40, 0}));
+  EXPECT_EQ(recorded_registers(p, {}), (std::vector<int>{0, 0}));
+  // Another kernel or grid than the plan's first launch: nothing is taken from there on.
+  LaunchRecord other = recorded(p.launches[0]);
+  other.spec.name = "dequantize";
+  EXPECT_EQ(recorded_registers(p, {other, recorded(p.launches[1])}), (std::vector<int>{0, 0}));
+  other = recorded(p.launches[0]);
+  other.spec.grid.x = 29;
+  EXPECT_EQ(recorded_registers(p, {other, recorded(p.launches[1])}), (std::vector<int>{0, 0}));
+  // A refused launch CUPTI names no kernel for still has its function's registers.
+  LaunchRecord refused = recorded(p.launches[1]);
+  refused.spec.name.clear();
+  refused.code = CUDA_ERROR_INVALID_VALUE;
+  EXPECT_EQ(recorded_registers(p, {recorded(p.launches[0]), refused}), (std::vector<int>{40, 40}));
+}
+
 }  // namespace
 }  // namespace gridfuzz::device

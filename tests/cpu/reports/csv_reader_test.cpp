@@ -163,15 +163,14 @@ TEST(CsvReader, OlderMinorFileWithoutALaterColumnReads) {
 // needs the column, and keeps its word as a value.
 TEST(CsvReader, FileOfSchema14ReadsWithoutTier) {
   const std::size_t tier_at = *column_index("tier");
-  ASSERT_EQ(tier_at, kColumnCount - 1);
   ASSERT_EQ(column_count_of_minor(4), tier_at);
   std::vector<std::string> names = column_names();
-  names.pop_back();
+  names.resize(tier_at);
   CsvRow row = valid_row();
   row.set("schema", "1.4");
   row.set_double("case_ms", 12.5);
   std::vector<std::string> fields = quoted_fields(row);
-  fields.pop_back();
+  fields.resize(tier_at);
   const auto result = parse_csv(join(names) + join(fields), "v14.csv");
   ASSERT_EQ(result.rows.size(), 1u);
   EXPECT_EQ(result.rows[0].get("tier"), "");
@@ -179,18 +178,58 @@ TEST(CsvReader, FileOfSchema14ReadsWithoutTier) {
   EXPECT_EQ(result.rows[0].get_double("case_ms"), 12.5);
   EXPECT_TRUE(result.ignored_columns.empty());
 
-  CsvRow newer = valid_row();  // 1.5
+  CsvRow newer = valid_row();  // 1.5 and later
   newer.set("tier", "random");
   std::vector<std::string> newer_fields = quoted_fields(newer);
-  newer_fields.pop_back();
+  newer_fields.resize(tier_at);
   const ParseFailure failure = parse_failure(join(names) + join(fields) + join(newer_fields));
-  EXPECT_TRUE(contains(failure.message, "missing column 'tier'")) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "missing columns 'tier'")) << failure.message;
 
   const auto read = parse_csv(kHeader + data_line(row) + data_line(newer), "mixed.csv");
   ASSERT_EQ(read.rows.size(), 2u);
   EXPECT_FALSE(read.rows[0].tier().has_value());
   EXPECT_EQ(read.rows[1].tier(), CaseTier::random);
   EXPECT_EQ(read.rows[1].get("tier"), "random");
+}
+
+// A file of schema 1.5 has none of 1.6's columns: its rows read with them empty, the tier kept.
+TEST(CsvReader, FileOfSchema15ReadsWithoutTheColumnsOf16) {
+  const std::size_t count = column_count_of_minor(5);
+  ASSERT_EQ(count, *column_index("driver_release"));
+  std::vector<std::string> names = column_names();
+  names.resize(count);
+  CsvRow row = valid_row();
+  row.set("schema", "1.5");
+  row.set("tier", "profiles");
+  std::vector<std::string> fields = quoted_fields(row);
+  fields.resize(count);
+  const auto result = parse_csv(join(names) + join(fields), "v15.csv");
+  ASSERT_EQ(result.rows.size(), 1u);
+  EXPECT_EQ(result.rows[0].tier(), CaseTier::profiles);
+  for (const char* column : {"driver_release", "started", "finding"}) EXPECT_EQ(result.rows[0].get(column), "") << column;
+  // A 1.6 row in such a file lacks its columns.
+  CsvRow newer = valid_row();
+  std::vector<std::string> newer_fields = quoted_fields(newer);
+  newer_fields.resize(count);
+  const ParseFailure failure = parse_failure(join(names) + join(fields) + join(newer_fields));
+  EXPECT_TRUE(contains(failure.message, "missing columns 'driver_release', 'started', 'finding'")) << failure.message;
+}
+
+// 1.6's checks: `started` is a UTC time of one form, and a finding stands only on an expected-fail.
+TEST(CsvReader, StartedIsAUtcTimeAndAFindingNeedsAnExpectedFail) {
+  CsvRow row = valid_row();
+  row.set("verdict", "expected-fail");
+  row.set("finding", "vllm-gguf.md#finding-5");
+  row.set("started", "2026-12-01T07:22:54.123Z");
+  EXPECT_EQ(parse_csv(kHeader + data_line(row), "ok.csv").rows.size(), 1u);
+  for (const char* bad : {"2026-12-01 07:22:54", "2026-12-01T07:22:54Z", "2026-02-30T07:22:54.123Z",
+                          "2026-12-01T24:00:00.000Z", "2026-12-01T07:22:54.123+01:00"}) {
+    CsvRow b = row;
+    b.set("started", bad);
+    EXPECT_TRUE(contains(parse_failure(kHeader + data_line(b)).message, "is not a UTC time")) << bad;
+  }
+  row.set("verdict", "fail:fault");
+  EXPECT_TRUE(contains(parse_failure(kHeader + data_line(row)).message, "not expected-fail"));
 }
 
 TEST(CsvReader, BadVocabularyIsAnErrorWithItsLineUnlessUnchecked) {

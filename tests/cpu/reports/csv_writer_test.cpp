@@ -282,8 +282,41 @@ TEST_F(CsvWriterTest, QuotesOnlyWhatNeedsQuoting) {
   const std::string line = read_text(path).substr(header_text().size());
   EXPECT_TRUE(contains(line, ",moe_vec,")) << line;
   EXPECT_TRUE(contains(line, ",\"mismatch:3, first at [1,2]\",")) << line;
-  // device_index, the four kernel-time, the three oracle-count, the ten phase columns and tier after it
-  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",,,,,,,,,,,,,,,,,,,\n")) << line;
+  // device_index, the four kernel-time, the three oracle-count, the ten phase columns, tier and
+  // the three of 1.6 after it
+  EXPECT_TRUE(line.ends_with(",\"say \"\"hi\"\"\r\nbye\",,,,,,,,,,,,,,,,,,,,,,\n")) << line;
+}
+
+// A 1.5 file (a sweep of the build before 1.6) is appended to in 1.5: its rows keep the tier and
+// leave out driver_release, started and finding.
+TEST_F(CsvWriterTest, FileOfSchema15IsAppendedToIn15) {
+  std::string header = header_text();
+  header = header.substr(0, header.rfind(",driver_release")) + "\n";
+  CsvRow old = valid_row(1);
+  old.set("schema", "1.5");
+  std::string old_line;
+  for (std::size_t i = 0; i < column_count_of_minor(5); ++i) {
+    if (i) old_line += ',';
+    const bool quoted = kColumns[i].name == "replay";
+    if (quoted) old_line += '"';
+    old_line += old.at(i);
+    if (quoted) old_line += '"';
+  }
+  write_text(path, header + old_line + "\n");
+  {
+    CsvWriter writer(path);
+    EXPECT_EQ(writer.minor(), 5);
+    CsvRow row = valid_row(2);
+    row.set("tier", "random");
+    row.set("started", "2026-12-01T07:22:54.123Z");
+    writer.write(row);
+  }
+  EXPECT_TRUE(read_text(path).starts_with(header));
+  const auto rows = read_rows(path);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("schema"), "1.5");
+  EXPECT_EQ(rows[1].tier(), CaseTier::random);
+  EXPECT_EQ(rows[1].get("started"), "");
 }
 
 }  // namespace

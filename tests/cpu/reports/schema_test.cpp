@@ -33,7 +33,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     "plan_ms", "alloc_ms", "fill_ms", "call_ms", "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms",
     "worker_ms",
     // schema 1.5
-    "tier"};
+    "tier",
+    // schema 1.6
+    "driver_release", "started", "finding"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -42,7 +44,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.5");
+  EXPECT_EQ(kSchemaVersion, "1.6");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -56,8 +58,9 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("device_index"), 44u);
   EXPECT_EQ(column_index("kernels_per_call"), 48u);
   EXPECT_EQ(column_index("cpu_total"), 51u);
-  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 2);
-  EXPECT_EQ(column_index("tier"), kColumnCount - 1);
+  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 5);
+  EXPECT_EQ(column_index("tier"), kColumnCount - 4);
+  EXPECT_EQ(column_index("finding"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -87,6 +90,8 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
   EXPECT_EQ(kColumns[*column_index("unwritten")].since_minor, 3);
   EXPECT_EQ(kColumns[*column_index("plan_ms")].since_minor, 4);
   EXPECT_EQ(kColumns[*column_index("tier")].since_minor, 5);
+  EXPECT_EQ(kColumns[*column_index("driver_release")].since_minor, 6);
+  EXPECT_EQ(kColumns[*column_index("finding")].since_minor, 6);
 }
 
 // A file of minor m has the first column_count_of_minor(m) columns: 44 in 1.0, every one in ours.
@@ -122,7 +127,8 @@ TEST(Schema, SchemaMdDocumentsEveryColumn) {
 
 // The examples of SCHEMA.md are rows of real runs: they read back under the schema's checks, their
 // replay strings parse, and their oracle summaries follow the grammar SCHEMA.md gives for them.
-// The 1.5 block shows the tiers.
+// The newest block shows the tiers. A block whose text names the evidence file it comes from
+// holds lines of that file, byte for byte (its header too).
 TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   std::ifstream in(GRIDFUZZ_SCHEMA_MD);
   ASSERT_TRUE(in);
@@ -133,12 +139,26 @@ TEST(Schema, SchemaMdExampleRowsAreValidRows) {
   ASSERT_NE(example, std::string::npos);
   const std::size_t section_end = doc.find("\n## ", example + 1);
   const std::regex oracle(R"(split:(exact|tol):\d+ unwritten:\d+ cpu:\d+/\d+|guard:\S.*|-)");
-  std::size_t blocks = 0;
+  std::size_t blocks = 0, from_evidence = 0;
   std::set<std::string> schemas, tiers;
+  std::size_t text_from = example;
   for (std::size_t begin = doc.find("```csv\n", example); begin < section_end; begin = doc.find("```csv\n", begin + 1)) {
     const std::size_t end = doc.find("```", begin + 7);
     ASSERT_NE(end, std::string::npos);
     ++blocks;
+    std::smatch named;
+    const std::string before = doc.substr(text_from, begin - text_from);
+    text_from = end + 3;
+    if (std::regex_search(before, named, std::regex(R"(evidence/[A-Za-z0-9_./-]+\.csv)"))) {
+      ++from_evidence;
+      std::ifstream evidence(std::string(GRIDFUZZ_SOURCE_DIR) + "/" + named.str());
+      ASSERT_TRUE(evidence) << named.str();
+      std::set<std::string> lines;
+      for (std::string line; std::getline(evidence, line);) lines.insert(line);
+      std::istringstream block(doc.substr(begin + 7, end - begin - 7));
+      for (std::string line; std::getline(block, line);)
+        EXPECT_TRUE(lines.contains(line)) << "not a line of " << named.str() << ": " << line.substr(0, 120);
+    }
     const auto file = parse_csv(doc.substr(begin + 7, end - begin - 7), "SCHEMA.md example");
     ASSERT_GE(file.rows.size(), 2u);
     for (const auto& row : file.rows) {
@@ -149,6 +169,7 @@ TEST(Schema, SchemaMdExampleRowsAreValidRows) {
     }
   }
   EXPECT_EQ(blocks, 2u);
+  EXPECT_EQ(from_evidence, 1u);
   EXPECT_TRUE(schemas.contains(std::string(kSchemaVersion)));
   EXPECT_EQ(tiers, (std::set<std::string>{"", "defaults", "default-sizes", "random"}));
 }

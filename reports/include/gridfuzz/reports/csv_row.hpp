@@ -44,6 +44,9 @@ class CsvRow {
   void set_u128(std::string_view column, u128 value);  // e.g. max_index past 2^64
   // Shortest text that reads back to the same double ("nan", "inf", "-inf" for non-finite).
   void set_double(std::string_view column, double value);
+  // A value measured in float32 (a CUDA event's elapsed time): the shortest text that reads back
+  // to the same float, so 0.032688f is "0.032688", not the double's "0.03268800117075443".
+  void set_float(std::string_view column, float value);
 
   // nullopt for an empty value; std::invalid_argument (naming column and value) when the text
   // is not a number of that type or does not fit it.
@@ -67,6 +70,7 @@ std::ostream& operator<<(std::ostream& out, const CsvRow& row);
 
 // Shared by CsvRow and the value checks: the text forms of the numeric column kinds.
 std::string format_double(double value);
+std::string format_float(float value);
 std::optional<std::int64_t> parse_int(std::string_view text);
 std::optional<std::uint64_t> parse_uint(std::string_view text);
 std::optional<u128> parse_u128(std::string_view text);

@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 5;
-inline constexpr std::string_view kSchemaVersion = "1.5";
+inline constexpr int kSchemaMinor = 6;
+inline constexpr std::string_view kSchemaVersion = "1.6";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -33,7 +33,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 63> kColumns{{
+inline constexpr std::array<Column, 66> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -101,6 +101,11 @@ inline constexpr std::array<Column, 63> kColumns{{
     {"worker_ms", ColumnKind::real, 4},
     // 1.5: which part of a sweep made the case (CaseTier's words; empty for a case no sweep made).
     {"tier", ColumnKind::vocabulary, 5},
+    // 1.6: what the rows say is true: the driver's own version beside its CUDA version, when the
+    // case started, and the ledger's finding behind an expected-fail.
+    {"driver_release", ColumnKind::text, 6},
+    {"started", ColumnKind::text, 6},
+    {"finding", ColumnKind::text, 6},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();
@@ -119,7 +124,8 @@ constexpr std::size_t column_count_of_minor(int minor) {
 
 // The oldest minor whose files a writer appends to, in that minor's own columns (CsvWriter): every
 // minor since only appended columns, so a row of this schema less those columns is a row of it.
-// Resuming a 1.4 sweep loses only `tier`; an older file would lose far more, and is refused. A
+// Resuming a 1.4 sweep loses only the columns of 1.5 and 1.6; an older file would lose far more,
+// and is refused. A
 // minor that adds a word to an existing column must raise this to itself.
 inline constexpr int kOldestAppendedMinor = 4;
 

@@ -20,4 +20,10 @@ std::string plan_kernel_name(const std::string& plan_name);
 // plan: [...]; recorded: [...]".
 std::optional<std::string> plan_recorded_difference(const LaunchPlan& plan, const std::vector<LaunchRecord>& recorded);
 
+// Registers per thread of each planned launch's function, as the launch made at the same place
+// recorded them (cuFuncGetAttribute), one per launch of the plan: 0 where that launch was not
+// made, its kernel is not the plan's, or the driver did not say (a launch the runtime refused
+// before the driver saw it). Only the plan's run of launches up to the first difference counts.
+std::vector<int> recorded_registers(const LaunchPlan& plan, const std::vector<LaunchRecord>& recorded);
+
 }  // namespace gridfuzz::device

@@ -25,6 +25,7 @@ struct RunContext {
   std::string driver;
   std::string commit;   // gridfuzz's own git commit
   std::optional<int> device_index;  // CUDA ordinal of the GPU that ran the case; none for static rows
+  std::string driver_release;  // the driver's own version (580.159.04); empty when unknown or static
   bool operator==(const RunContext&) const = default;
 };
 
@@ -62,6 +63,8 @@ struct CaseRecord {
   // sets it in the parent when it takes the record (sweep_run.cpp), as the executor sets run_id:
   // the worker never needs it, so it is not on the pipe.
   std::optional<CaseTier> tier;
+  std::string finding;              // the ledger's finding behind an expected-fail, else empty
+  std::int64_t started_unix_ms = 0;  // when the case started (system clock, ms since 1970 UTC); 0: unknown
 };
 
 // The record of a result, judged in `context`.

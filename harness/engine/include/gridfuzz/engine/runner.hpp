@@ -78,6 +78,8 @@ struct CaseResult {
   Timing timing;
   PhaseTimes phases;
   bool context_lost = false;     // a sticky fault: the process must not run another case
+  std::int64_t started_unix_ms = 0;  // when the case started (system clock, ms since 1970 UTC)
+  std::string finding;           // the ledger's finding behind an expected-fail (llama-cpp.md#finding-3); else empty
 };
 
 // kernel.bind(p, variant), never null: a kernel (a plugin's) whose bind() returns no case, or throws
