@@ -17,6 +17,7 @@
 #include "gridfuzz/device/driver_release.hpp"
 #include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/app/builtin_kernels.hpp"
+#include "gridfuzz/app/ledger_file.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
@@ -106,24 +107,28 @@ static void check_ledger(const Ledger& ledger, const std::string& source, bool e
       for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
       throw UsageError(where + "kernel '" + e.kernel + "' has no variant '" + e.variant + "' (it has " + known + ")");
     }
+    // A finding's condition reads only the kernel's axes and the row's outcome columns: a typo
+    // would make it false everywhere, an entry silently unused.
+    if (!e.condition) continue;
+    const auto axes = kernel->axes();
+    for (const std::string& name : e.condition->names()) {
+      const bool column = std::find(std::begin(kConditionColumns), std::end(kConditionColumns), name) !=
+                          std::end(kConditionColumns);
+      const bool axis = std::any_of(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == name; });
+      if (column || axis) continue;
+      std::string known;
+      for (const auto& a : axes) known += (known.empty() ? "" : ", ") + a.name;
+      throw UsageError(where + "the condition reads '" + name + "', which is no axis of " + e.kernel + " (" + known +
+                       ") nor predicted, observed or index_wrap");
+    }
   }
 }
 
-// --ledger, else the checked-in ledger of the source tree gridfuzz was built from, else the one
-// under the current directory (a copied checkout), else none.
+// --ledger, else the checked-in ledger (ledger_file.hpp), checked against the kernels loaded.
 static Ledger load_ledger(const std::string& path) {
-  if (!path.empty()) {
-    Ledger ledger = Ledger::load(path);
-    check_ledger(ledger, path, true);
-    return ledger;
-  }
-  for (const char* candidate : {GRIDFUZZ_DEFAULT_LEDGER, "properties/known-failures.txt"})
-    if (std::filesystem::exists(candidate)) {
-      Ledger ledger = Ledger::load(candidate);
-      check_ledger(ledger, candidate, false);
-      return ledger;
-    }
-  return Ledger();
+  LedgerFile file = load_ledger_file(path);
+  if (!file.path.empty()) check_ledger(file.ledger, file.path, file.named);
+  return std::move(file.ledger);
 }
 
 // The first device's limits; every other device must have the same, or the predictions (made

@@ -13,9 +13,11 @@
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/reports/baseline_diff.hpp"
 #include "gridfuzz/reports/junit.hpp"
+#include "gridfuzz/reports/ledger_matches.hpp"
 #include "gridfuzz/reports/row_set.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/json_writer.hpp"
+#include "gridfuzz/app/ledger_file.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/core/output_file.hpp"
 
@@ -33,6 +35,7 @@ struct DiffArgs {
   std::string min_coverage = "0";
   std::vector<std::string> allow_missing;
   bool partial = false;
+  std::string ledger;
 };
 
 // "95" or "95%" -> 95: a percent of the baseline's cases, 0 to 100 (decimal, as every numeric
@@ -144,7 +147,8 @@ void write_list(JsonWriter& j, const char* name, const List& items, Write write)
 
 // The whole comparison as one JSON object; "gate" is "passed", "failed" or "not-run" (with
 // "reason"), "exit_code" what the command returns.
-std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int exit_code) {
+std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int exit_code,
+                      const std::vector<std::string>& ledger_unmatched) {
   JsonWriter j;
   j.begin_object();
   const auto why = diff.incomparable();
@@ -158,6 +162,7 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
   j.field("matched_cases", diff.matched_cases).field("threshold", diff.threshold);
   j.field("baseline_commits", diff.baseline_commits).field("current_commits", diff.current_commits);
   if (a.same_verdicts) j.field("same_verdicts", !why && diff.same_cases_and_verdicts());
+  j.field("ledger_unmatched", ledger_unmatched);
   if (!why) {
     const auto write_line_item = [](JsonWriter& w, const reports::BoundaryLine& b) { write_line(w, b); };
     const auto write_move = [](JsonWriter& w, const reports::BoundaryMove& m) {
@@ -236,6 +241,9 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--partial", a->partial,
                 "the run is one shard of the baseline's plan: coverage counts only the kernel x variants "
                 "it has rows of, and no family is missing");
+  cmd->add_option("--ledger", a->ledger,
+                  "the known-failure ledger whose findings the current run should match (default: "
+                  "properties/known-failures.txt); an entry it reached but none matched is said (exit code unchanged)");
   cmd->add_flag("--json", a->json, "print the comparison as one JSON object instead of text (the exit code is the same)");
   cmd->add_option("--junit", a->junit,
                   "also write the gate's findings as JUnit XML to this file: one failing testcase per new failure, "
@@ -256,6 +264,9 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
       std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(e.what()) << "\n";
       return e.is_io() ? kEnvironment : kUsage;
     }
+    const LedgerFile ledger = load_ledger_file(a->ledger);  // a bad entry: exit 2 before anything is written
+    const auto matches = reports::match_ledger(ledger.ledger, current.rows);
+    const std::vector<std::string> unmatched = reports::unmatched_entries(matches, ledger.path);
     for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
     for (const auto& note : current.notes) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
     const reports::BaselineDiff diff = reports::diff_runs(baseline.rows, current.rows, options);
@@ -264,11 +275,13 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     const int code = why ? kUsage : diff.gate_failed() || (a->same_verdicts && !same) ? kFound : kOk;
     if (!a->junit.empty()) write_output_file(junit_output(*a), reports::render_gate_junit(diff));
     if (a->json) {
-      std::cout << diff_json(*a, diff, code);
+      std::cout << diff_json(*a, diff, code, unmatched);
     } else {
       std::cout << "gridfuzz diff " << reports::terminal_text(a->baseline) << " " << reports::terminal_text(a->current)
                 << "\n"
                 << reports::terminal_lines(reports::render_diff(diff, a->max_listed));
+      if (const std::string line = reports::unmatched_line(matches, ledger.path); !line.empty())
+        std::cout << "\n" << reports::terminal_text(line) << "\n";
       if (a->same_verdicts && !why)
         std::cout << "\nsame verdicts: "
                   << (same ? "yes, " + std::to_string(diff.matched_cases) + " case(s)"

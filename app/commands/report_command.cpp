@@ -13,10 +13,12 @@
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/junit.hpp"
+#include "gridfuzz/reports/ledger_matches.hpp"
 #include "gridfuzz/reports/plots.hpp"
 #include "gridfuzz/reports/report_markdown.hpp"
 #include "gridfuzz/reports/row_set.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
+#include "gridfuzz/app/ledger_file.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/core/output_file.hpp"
 
@@ -30,6 +32,7 @@ struct ReportArgs {
   bool no_plots = false;
   bool device_slugs = false;
   std::string gnuplot = "gnuplot";
+  std::string ledger;
 };
 
 // The file in a report folder that says gridfuzz wrote it.
@@ -70,6 +73,9 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--slowest", a->slowest, "slowest cases listed (default 10)")->check(whole_number(1u << 30));
   cmd->add_flag("--no-plots", a->no_plots, "do not write or draw plots");
   cmd->add_option("--gnuplot", a->gnuplot, "gnuplot program (default: gnuplot from PATH)");
+  cmd->add_option("--ledger", a->ledger,
+                  "the known-failure ledger whose findings the rows should match (default: "
+                  "properties/known-failures.txt); an entry they reached but none matched is said");
   cmd->add_flag("--device-slugs", a->device_slugs,
                 "print only the devices of the rows as baseline file names (baselines/<slug>.csv), one a line");
   return [a]() -> int {
@@ -90,6 +96,13 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
     reports::ReportInput input;
     input.sources = set.sources;
     input.notes = set.notes;
+    // Read before anything is written: a bad entry is exit 2 with nothing changed.
+    if (const LedgerFile ledger = load_ledger_file(a->ledger); !ledger.path.empty())
+      if (const std::string line = reports::unmatched_line(reports::match_ledger(ledger.ledger, set.rows), ledger.path);
+          !line.empty()) {
+        std::cerr << "note: " << reports::terminal_text(line) << "\n";
+        input.notes.push_back(line);
+      }
     input.slowest = a->slowest;
     if (!a->out_dir.empty()) {
       FreshFolder folder(a->out_dir, report_folder_rules(a->csvs));

@@ -79,11 +79,24 @@ CaseResult predict_bound(const BoundCase& bound, const Case& c, const DeviceLimi
 
 // The one verdict path: every result, run here or judged from outside, ends here. A plan
 // difference (the launches made are not the plan's) is a model-mismatch whatever else happened.
-void conclude(CaseResult& r, const Observation& obs, bool ledger_expects_failure,
+// A failure a finding of the ledger expects (its kind, where its condition holds) is
+// expected-fail, and the result names the finding.
+void conclude(CaseResult& r, const Observation& obs, const Ledger& ledger,
               const std::optional<std::string>& plan_difference) {
   r.observed = obs.observed;
+  const bool predicted_failure = ledger.expects_failure(r.the_case.kernel, r.the_case.variant, r.prediction);
   r.verdict = plan_difference ? Verdict::of(Verdict::Kind::model_mismatch)
-                              : decide_verdict(r.prediction, obs, ledger_expects_failure);
+                              : decide_verdict(r.prediction, obs, predicted_failure);
+  if (r.verdict.kind == Verdict::Kind::fail && r.verdict.failure_kind) {
+    const Case& c = r.the_case;
+    const std::vector<std::pair<std::string, std::string>> axes(c.params.values().begin(), c.params.values().end());
+    const ConditionLookup lookup = case_condition_lookup(axes, predicted_outcome(r.prediction).to_string(),
+                                                         r.observed.to_string(), index_wrap_of(r.prediction).to_string());
+    if (const LedgerEntry* e = ledger.known_failure(c.kernel, c.variant, *r.verdict.failure_kind, lookup)) {
+      r.verdict = Verdict::of(Verdict::Kind::expected_fail);
+      r.finding = e->finding;
+    }
+  }
   if (plan_difference) r.detail = *plan_difference + (r.detail.empty() ? "" : " | " + r.detail);
 }
 
@@ -361,7 +374,7 @@ CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits&
   CaseResult r = predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
   // Nothing ran: judged by the one verdict path all the same (an observation `static` is the
   // verdict `static`, whatever the ledger says).
-  conclude(r, Observation{Observed{Observed::Kind::static_only, ""}, std::nullopt}, false, std::nullopt);
+  conclude(r, Observation{Observed{Observed::Kind::static_only, ""}, std::nullopt}, Ledger(), std::nullopt);
   return r;
 }
 
@@ -372,13 +385,12 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   const std::unique_ptr<BoundCase> bound = bind_case(kernel, c.params, c.variant);
   CaseResult r = predict_bound(*bound, c, limits);
   r.phases.plan_ms = clock.lap();
-  const bool expected = ledger.expects_failure(c.kernel, c.variant, r.prediction);
   Observation obs;
   // Set when the launches the call made (by the harness's launcher or recorded from the kernel's
   // own host code) differ from the plan: a model-mismatch, whatever else happened.
   std::optional<std::string> plan_difference;
   auto finish = [&]() -> CaseResult& {
-    conclude(r, obs, expected, plan_difference);
+    conclude(r, obs, ledger, plan_difference);
     r.phases.case_ms = whole.lap();
     return r;
   };
@@ -489,8 +501,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
 CaseResult judge_without_result(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const Ledger& ledger,
                                 const Observed& observed) {
   CaseResult r = predict_bound(*bind_case(kernel, c.params, c.variant), c, limits);
-  conclude(r, Observation{observed, std::nullopt}, ledger.expects_failure(c.kernel, c.variant, r.prediction),
-           std::nullopt);
+  conclude(r, Observation{observed, std::nullopt}, ledger, std::nullopt);
   return r;
 }
 

@@ -35,6 +35,7 @@ const std::vector<std::string>& ledger_seeds() {
   static const std::vector<std::string> seeds{
       read_file(GRIDFUZZ_SOURCE_DIR "/properties/known-failures.txt"),
       "# comment\n\ngguf.moe_vec legacy refused\r\n  affine.qmm\tlegacy   wrap # trailing\nx y always",
+      "k v fail:fault|fail:mismatch a.md#finding-1 b.cuh:3-4 if !(tokens * top_k > 2^16) || proj == \"down\" # c\n",
   };
   return seeds;
 }
@@ -95,11 +96,14 @@ FUZZ_PROP(FuzzLedger, ParseReturnsEntriesOrThrowsInvalidArgument, 2000) {
     return;
   }
   for (const LedgerEntry& e : parsed.value->entries()) {
-    for (const std::string* word : {&e.kernel, &e.variant, &e.when}) {
+    for (const std::string* word : {&e.kernel, &e.variant, e.is_finding() ? &e.source : &e.when}) {
       RC_ASSERT(!word->empty());
       RC_ASSERT(word->find_first_of(" \t\n\r\v\f#") == std::string::npos);
     }
-    RC_ASSERT(e.when == "refused" || e.when == "wrap" || e.when == "always");
+    if (e.is_finding())
+      RC_ASSERT(!e.kinds.empty() && e.when.empty() && e.finding.find('#') != std::string::npos);
+    else
+      RC_ASSERT(e.when == "refused" || e.when == "wrap" || e.when == "always");
   }
 }
 
@@ -109,7 +113,7 @@ FUZZ_PROP(FuzzLedger, AcceptedEntriesRoundTrip, 1500) {
   const auto parsed = expect_value_or<std::invalid_argument>([&] { return Ledger::parse(text, "fuzz-ledger"); });
   if (!parsed.value) return;
   std::string written;
-  for (const LedgerEntry& e : parsed.value->entries()) written += e.kernel + " " + e.variant + " " + e.when + "\n";
+  for (const LedgerEntry& e : parsed.value->entries()) written += e.text() + "\n";
   RC_LOG() << "written: " << cpp_literal(written) << "\n";
   const auto again = expect_value_or<std::invalid_argument>([&] { return Ledger::parse(written, "written"); });
   if (!again.value) RC_FAIL("the accepted entries, written again, are rejected: " + again.rejected);
@@ -118,6 +122,9 @@ FUZZ_PROP(FuzzLedger, AcceptedEntriesRoundTrip, 1500) {
     const LedgerEntry& a = parsed.value->entries()[i];
     const LedgerEntry& b = again.value->entries()[i];
     RC_ASSERT(a.kernel == b.kernel && a.variant == b.variant && a.when == b.when);
+    RC_ASSERT(a.kinds == b.kinds && a.finding == b.finding && a.source == b.source);
+    RC_ASSERT(a.condition.has_value() == b.condition.has_value());
+    if (a.condition) RC_ASSERT(a.condition->text() == b.condition->text());
   }
 }
 

@@ -1,0 +1,118 @@
+// The ledger's finding entries (core/ledger.hpp): how a line is read, which failure it expects
+// (kernel, variant, kind, condition) and which not, the errors of a bad line; and the checked-in
+// ledger, whose every finding names an anchor that exists in docs/upstream.
+#include "gridfuzz/core/ledger.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace gridfuzz {
+namespace {
+
+constexpr const char* kMoeMmq =
+    "# vllm-gguf.md finding 5\n"
+    "vllm.moe_mmq upstream fail:unwritten|fail:mismatch vllm-gguf.md#finding-5 moe.cuh:33 if experts > 256\n"
+    "llamacpp.mmq upstream fail:fault llama-cpp.md#finding-3 mmq.cuh:919-924\n";
+
+ConditionLookup experts(int n) { return case_condition_lookup({{"experts", std::to_string(n)}}, "accept", "accept", "safe"); }
+
+TEST(LedgerFinding, ReadsTheEntryWholeWithAnAnchorThatHoldsAHash) {
+  const Ledger l = Ledger::parse(kMoeMmq, "kf.txt");
+  ASSERT_EQ(l.entries().size(), 2u);
+  const LedgerEntry& e = l.entries()[0];
+  EXPECT_TRUE(e.is_finding());
+  EXPECT_EQ(e.line, 2);
+  EXPECT_EQ(e.kernel, "vllm.moe_mmq");
+  EXPECT_EQ(e.variant, "upstream");
+  EXPECT_EQ(e.kinds, (std::vector<FailureKind>{FailureKind::unwritten, FailureKind::mismatch}));
+  EXPECT_EQ(e.finding, "vllm-gguf.md#finding-5");
+  EXPECT_EQ(e.source, "moe.cuh:33");
+  ASSERT_TRUE(e.condition.has_value());
+  EXPECT_EQ(e.condition->text(), "experts > 256");
+  EXPECT_FALSE(l.entries()[1].condition.has_value());
+}
+
+TEST(LedgerFinding, MatchesByKernelVariantKindAndCondition) {
+  const Ledger l = Ledger::parse(kMoeMmq);
+  const LedgerEntry* hit = l.known_failure("vllm.moe_mmq", "upstream", FailureKind::unwritten, experts(384));
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(hit->finding, "vllm-gguf.md#finding-5");
+  EXPECT_NE(l.known_failure("vllm.moe_mmq", "upstream", FailureKind::mismatch, experts(257)), nullptr);
+  // Outside its condition, of another kind, variant or kernel: nothing.
+  EXPECT_EQ(l.known_failure("vllm.moe_mmq", "upstream", FailureKind::unwritten, experts(256)), nullptr);
+  EXPECT_EQ(l.known_failure("vllm.moe_mmq", "upstream", FailureKind::fault, experts(384)), nullptr);
+  EXPECT_EQ(l.known_failure("vllm.moe_mmq", "chunked", FailureKind::unwritten, experts(384)), nullptr);
+  EXPECT_EQ(l.known_failure("vllm.moe_vec", "upstream", FailureKind::unwritten, experts(384)), nullptr);
+  // Without a condition: every failure of its kind.
+  EXPECT_NE(l.known_failure("llamacpp.mmq", "upstream", FailureKind::fault, experts(1)), nullptr);
+  // A finding predicts nothing: the refused/wrap/always rule is apart.
+  Prediction refused;
+  refused.outcome = "refuse:grid.z";
+  EXPECT_FALSE(l.expects_failure("llamacpp.mmq", "upstream", refused));
+}
+
+TEST(LedgerFinding, ABadEntryIsRefusedNamingItsLine) {
+  const auto message = [](const std::string& text) -> std::string {
+    try {
+      Ledger::parse("# fine\nk legacy refused\n" + text + "\n", "kf.txt");
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string good_tail = " x.md#finding-1 a.cu:1";
+  for (const auto& [line, says] : std::vector<std::pair<std::string, std::string>>{
+           {"k v fail:nonsense" + good_tail, "is not a failure verdict"},
+           {"k v expected-fail" + good_tail, "is not a failure verdict"},
+           {"k v fail:fault x.md a.cu:1", "is not a finding"},
+           {"k v fail:fault x.txt#a a.cu:1", "is not a finding"},
+           {"k v fail:fault x.md#Finding-1 a.cu:1", "is not a finding"},
+           {"k v fail:fault x.md#finding-1 a.cu", "is not an upstream FILE:LINE"},
+           {"k v fail:fault x.md#finding-1 a.cu:1x", "is not an upstream FILE:LINE"},
+           {"k v fail:fault" + good_tail + " if experts >", "condition 'experts >'"},
+           {"k v fail:fault" + good_tail + " if experts", "a comparison"},
+           {"k v fail:fault" + good_tail + " extra", "expected 'KERNEL VARIANT WHEN'"},
+           {"k v fail:fault" + good_tail + " if proj == \"a", "not closed"},
+       }) {
+    const std::string m = message(line);
+    EXPECT_EQ(m.rfind("kf.txt:3: ", 0), 0u) << line << " -> " << m;
+    EXPECT_NE(m.find(says), std::string::npos) << line << " -> " << m;
+  }
+  // Two entries for one finding: the second is refused, naming the first.
+  const std::string twice = message("k v fail:fault" + good_tail + "\nk v fail:mismatch" + good_tail);
+  EXPECT_EQ(twice.rfind("kf.txt:4: a second entry for k v x.md#finding-1 (line 3)", 0), 0u) << twice;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The checked-in ledger reads, holds today's documented findings, and each finding's anchor is
+// an id or heading of its docs/upstream file (a renamed finding would leave its rows unnamed).
+TEST(LedgerFinding, TheCheckedInLedgerNamesFindingsThatExist) {
+  const Ledger l = Ledger::load(std::string(GRIDFUZZ_SOURCE_DIR) + "/properties/known-failures.txt");
+  std::vector<std::string> findings;
+  for (const LedgerEntry& e : l.entries()) {
+    if (!e.is_finding()) continue;
+    findings.push_back(e.kernel + " " + e.variant + " " + e.finding);
+    const auto hash = e.finding.find('#');
+    const std::string doc = read(std::string(GRIDFUZZ_SOURCE_DIR) + "/docs/upstream/" + e.finding.substr(0, hash));
+    ASSERT_FALSE(doc.empty()) << "no docs/upstream/" << e.finding.substr(0, hash);
+    EXPECT_NE(doc.find("id=\"" + e.finding.substr(hash + 1) + "\""), std::string::npos)
+        << e.finding << " names no anchor of its document";
+  }
+  EXPECT_EQ(findings, (std::vector<std::string>{"vllm.moe_mmq upstream vllm-gguf.md#finding-5",
+                                                "vllm.moe_mmq chunked vllm-gguf.md#finding-5",
+                                                "llamacpp.mmq upstream llama-cpp.md#finding-3"}));
+}
+
+}  // namespace
+}  // namespace gridfuzz
