@@ -111,7 +111,11 @@ TEST(LedgerFinding, TheCheckedInLedgerNamesFindingsThatExist) {
   }
   EXPECT_EQ(findings, (std::vector<std::string>{"vllm.moe_mmq upstream vllm-gguf.md#finding-5",
                                                 "vllm.moe_mmq chunked vllm-gguf.md#finding-5",
-                                                "llamacpp.mmq upstream llama-cpp.md#finding-3"}));
+                                                "llamacpp.mmq upstream llama-cpp.md#finding-3",
+                                                "mlx.qmm upstream mlx.md#finding-6",
+                                                "mlx.qmm chunked mlx.md#finding-6",
+                                                "mlx.gather_qmm upstream mlx.md#finding-6",
+                                                "mlx.gather_qmm chunked mlx.md#finding-6"}));
 }
 
 }  // namespace
