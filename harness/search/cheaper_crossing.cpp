@@ -69,6 +69,11 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
   const auto start_cost = cost(start);
   if (!start_cost || *start_cost <= above_bytes) return start;
   const std::vector<PointSignature> wanted = signatures(start);
+  // What a wrapping index does depends on the data it reaches, which the model does not know: at a
+  // lowered axis the same predicted wrap left vllm.quantize_q8_1's output right at one column
+  // (evidence/2026-12-02-h200-cheaper, run3). A crossing with a wrap among its points stays as found.
+  if (std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; }))
+    return start;
 
   Params best = start;
   std::uint64_t best_cost = *start_cost;

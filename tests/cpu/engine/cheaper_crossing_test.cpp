@@ -21,10 +21,12 @@ namespace {
 // enters the bytes of x and w, not the output or the grid.
 class GemmCase final : public BoundCase {
  public:
-  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols) : tokens_(tokens), rows_(rows), cols_(cols) {}
+  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out)
+      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out) {}
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
     plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
+    if (int32_out_) plan.indices.push_back({"out_index", static_cast<u128>(tokens_) * rows_ - 1, IndexType::int32});
     return plan;
   }
   std::vector<BufferSpec> buffers() const override {
@@ -44,10 +46,13 @@ class GemmCase final : public BoundCase {
 
  private:
   std::uint64_t tokens_, rows_, cols_;
+  bool int32_out_;
 };
 
 class GemmKernel : public Kernel {
  public:
+  // int32_out: the output is indexed by tokens * rows in int32 (wraps past 2^31 elements).
+  explicit GemmKernel(bool int32_out = false) : int32_out_(int32_out) {}
   std::string name() const override { return "test.gemm"; }
   std::string description() const override { return "out = x * w^T"; }
   std::vector<std::string> variants() const override { return {"only"}; }
@@ -58,8 +63,11 @@ class GemmKernel : public Kernel {
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
-    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"));
+    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"), int32_out_);
   }
+
+ private:
+  bool int32_out_;
 };
 
 // By value: the crossings are found into a temporary vector.
@@ -129,6 +137,20 @@ TEST(CheaperCrossing, ASmallCaseAndAFixedAxisStayAsTheyAre) {
   const Params kept = cheaper_crossing_start(k, "only", start, grid_y, limits, {"cols"});
   EXPECT_EQ(kept.get("cols"), "8192") << "a profile's own values are not moved";
   EXPECT_EQ(kept.get("rows"), "64");
+}
+
+TEST(CheaperCrossing, ACrossingWithAWrapAmongItsPointsStaysAsFound) {
+  GemmKernel k(/*int32_out=*/true);
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // The last index, tokens * rows - 1, passes 2^31 - 1 at 524289 tokens (rows 4096): a wrap whose
+  // effect the model cannot see.
+  const ModelBoundary wrap = find(model_boundaries(k, "only", start, limits), "wrap:out_index");
+  ASSERT_EQ(wrap.first_bad, 524289);
+  EXPECT_EQ(cheaper_crossing_start(k, "only", start, wrap, limits, {}), start);
+  // Its grid.y crossing has no wrap among its points (65536 x 4096 < 2^31) and still moves.
+  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
+  EXPECT_EQ(cheaper_crossing_start(k, "only", start, grid_y, limits, {}).get("cols"), "32");
 }
 
 TEST(CheaperCrossing, ThePlanTestsEachBigCrossingAtItsCheaperShape) {

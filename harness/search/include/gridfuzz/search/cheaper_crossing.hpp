@@ -26,7 +26,8 @@ inline constexpr std::uint64_t kCheaperCrossingAboveBytes = std::uint64_t{1} << 
 // [-before, after]) is as valid as before and keeps its prediction (outcome, index wrap, the
 // launches' names: the same dispatch) and, for a size crossing, its side of the threshold, while
 // the case at first_bad needs fewer device bytes. `start` itself when the case at first_bad needs
-// at most `above_bytes`, or when no axis can move.
+// at most `above_bytes`, when a planned point predicts a wrapping index (whether a wrap shows
+// depends on the data it reaches), or when no axis can move.
 Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
                               const std::set<std::string>& fixed_axes,
