@@ -92,8 +92,11 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
           // on (the hidden size, for an output-size crossing) may move.
           const bool size_tier = tier == kDefaultSizes || tier == kProfileSizes;
           const Params base =
-              cheaper_crossing_start(*k, variant, start.params, b, limits, size_tier ? std::set<std::string>{} : start.fixed_axes,
-                                     options.cheaper_crossing_above_bytes);
+              options.cheaper_crossing_above_bytes == UINT64_MAX  // --crossings-as-found: nothing to weigh
+                  ? start.params
+                  : cheaper_crossing_start(*k, variant, start.params, b, limits,
+                                           size_tier ? std::set<std::string>{} : start.fixed_axes,
+                                           options.cheaper_crossing_above_bytes);
           if (base != start.params) ++plan.cheaper_crossings;
           for (std::int64_t d = -b.before; d <= b.after; ++d) {
             const std::int64_t v = b.first_bad + d * axis->step;
