@@ -9,17 +9,16 @@
 #include "gridfuzz/search/size_crossings.hpp"
 #include "gridfuzz/search/strategies.hpp"
 #include "gridfuzz/search/sweep_plan.hpp"
+#include "host_only_case.hpp"
 
 using namespace gridfuzz;
 
 namespace {
 
-[[noreturn]] void unused() { throw std::logic_error("host-only test kernel"); }
-
 // A GEMM-like call: out[tokens x rows] = x[tokens x cols] * w[rows x cols]^T, one block of 64
 // threads per 64 rows and token (grid.y = tokens, refused past 65535). The inner dimension cols
 // enters the bytes of x and w, not the output or the grid.
-class GemmCase final : public BoundCase {
+class GemmCase final : public test::HostOnlyCase {
  public:
   GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out)
       : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out) {}
@@ -34,15 +33,6 @@ class GemmCase final : public BoundCase {
             {"w", BufferRole::input, ElementType::u8, rows_ * cols_},
             {"out", BufferRole::output, ElementType::f32, tokens_ * rows_}};
   }
-  std::uint64_t bytes_moved() const override { return 0; }
-  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
-  ComparePolicy compare_policy() const override { return {}; }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
-  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
-  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
-    unused();
-  }
-  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
 
  private:
   std::uint64_t tokens_, rows_, cols_;

@@ -14,15 +14,14 @@
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/app/session.hpp"
 #include "gridfuzz/search/sweep_plan.hpp"
+#include "host_only_case.hpp"
 
 using namespace gridfuzz;
 
 namespace {
 
-[[noreturn]] void unused() { throw std::logic_error("host-only test kernel"); }
-
 // One case of SizedKernel: host-only (the device side is never asked for).
-class SizedCase final : public BoundCase {
+class SizedCase final : public test::HostOnlyCase {
  public:
   SizedCase(std::uint64_t n, std::uint64_t per_n, ElementType type) : n_(n), per_n_(per_n), type_(type) {}
   LaunchPlan plan(const DeviceLimits&) const override {
@@ -31,15 +30,6 @@ class SizedCase final : public BoundCase {
     return plan;
   }
   std::vector<BufferSpec> buffers() const override { return {{"data", BufferRole::output, type_, n_ * per_n_}}; }
-  std::uint64_t bytes_moved() const override { return 0; }
-  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
-  ComparePolicy compare_policy() const override { return {}; }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
-  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
-  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
-    unused();
-  }
-  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
 
  private:
   std::uint64_t n_, per_n_;
@@ -68,7 +58,7 @@ class SizedKernel : public Kernel {
 // A plugin's kernel with a bug nothing declares: a uint16 index formed from rows * cols (one per
 // pair), over a buffer of rows*cols*64 elements and a grid of `rows` blocks, so neither a buffer
 // nor a launch size crosses 2^16 where the index does (issue 30).
-class PairCase final : public BoundCase {
+class PairCase final : public test::HostOnlyCase {
  public:
   PairCase(std::uint64_t rows, std::uint64_t cols) : rows_(rows), cols_(cols) {}
   LaunchPlan plan(const DeviceLimits&) const override {
@@ -79,15 +69,6 @@ class PairCase final : public BoundCase {
   std::vector<BufferSpec> buffers() const override {
     return {{"data", BufferRole::output, ElementType::f32, rows_ * cols_ * 64}};
   }
-  std::uint64_t bytes_moved() const override { return 0; }
-  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
-  ComparePolicy compare_policy() const override { return {}; }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override { unused(); }
-  void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override { unused(); }
-  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {
-    unused();
-  }
-  std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override { unused(); }
 
  private:
   std::uint64_t rows_, cols_;
