@@ -64,12 +64,14 @@ bool is_finding(const std::string& word) {
   return true;
 }
 
-// FILE:LINE or FILE:FIRST-LAST, FILE a path of printable ASCII without ':'.
+// FILE:LINE or FILE:FIRST-LAST, FILE a path of printable ASCII without ':' or '#' (a '#' would read
+// as a comment once a space came before it: it has no place in an entry's words but the finding).
 bool is_source(const std::string& word) {
   const auto colon = word.find(':');
   if (colon == std::string::npos || colon == 0 || word.find(':', colon + 1) != std::string::npos) return false;
   for (std::size_t i = 0; i < colon; ++i)
-    if (static_cast<unsigned char>(word[i]) <= 0x20 || static_cast<unsigned char>(word[i]) >= 0x7f) return false;
+    if (static_cast<unsigned char>(word[i]) <= 0x20 || static_cast<unsigned char>(word[i]) >= 0x7f || word[i] == '#')
+      return false;
   const std::string lines = word.substr(colon + 1);
   const auto dash = lines.find('-');
   const auto digits = [](const std::string& s) {

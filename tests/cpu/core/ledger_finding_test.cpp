@@ -74,6 +74,7 @@ TEST(LedgerFinding, ABadEntryIsRefusedNamingItsLine) {
            {"k v fail:fault x.md#Finding-1 a.cu:1", "is not a finding"},
            {"k v fail:fault x.md#finding-1 a.cu", "is not an upstream FILE:LINE"},
            {"k v fail:fault x.md#finding-1 a.cu:1x", "is not an upstream FILE:LINE"},
+           {"k v fail:fault x.md#finding-1 q#mm.cuh:1", "is not an upstream FILE:LINE"},  // fuzz-found
            {"k v fail:fault" + good_tail + " if experts >", "condition 'experts >'"},
            {"k v fail:fault" + good_tail + " if experts", "a comparison"},
            {"k v fail:fault" + good_tail + " extra", "expected 'KERNEL VARIANT WHEN'"},
