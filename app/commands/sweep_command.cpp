@@ -218,7 +218,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember(boundary_tier_names()));
   cmd->add_flag("--crossings-as-found", a->crossings_as_found,
                 "plan every crossing at its start shape, also those of cases over 1 GiB that are otherwise planned "
-                "with the axes they do not depend on lowered (docs/MODELS.md)");
+                "with the axes they do not depend on lowered, and at every point (otherwise two for those still over 1 GiB; "
+                "docs/MODELS.md)");
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 100, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());

@@ -98,7 +98,18 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
                                            size_tier ? std::set<std::string>{} : start.fixed_axes,
                                            options.cheaper_crossing_above_bytes);
           if (base != start.params) ++plan.cheaper_crossings;
-          for (std::int64_t d = -b.before; d <= b.after; ++d) {
+          // A crossing still big at its cheaper shape costs seconds a point (a 2^32-element output:
+          // the call and its split reference 8 s each on an H200, evidence/2026-12-02-h200-cheaper):
+          // it is tested where it turns, at the last value before and the first after, as a narrow
+          // width is (size_crossings.cpp). As found, every point is planned.
+          int before = b.before, after = b.after;
+          if (options.cheaper_crossing_above_bytes != UINT64_MAX) {
+            Params turn = base;
+            turn.set(b.axis, std::to_string(b.first_bad));
+            if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
+              before = std::min(before, 1), after = std::min(after, 0);
+          }
+          for (std::int64_t d = -before; d <= after; ++d) {
             const std::int64_t v = b.first_bad + d * axis->step;
             if (v < axis->min || v > axis->max) continue;
             Params p = base;

@@ -2,6 +2,7 @@
 // (every planned point keeps its prediction and its side of the width) at a fraction of the bytes.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 
 #include "gridfuzz/predictor.hpp"
@@ -159,4 +160,28 @@ TEST(CheaperCrossing, ThePlanTestsEachBigCrossingAtItsCheaperShape) {
   EXPECT_FALSE(full_grid_y) << "the big shape of that crossing is not planned as well";
   const SweepPlan as_found = plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX});
   EXPECT_EQ(as_found.cheaper_crossings, 0u);
+}
+
+TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
+  GemmKernel k(/*int32_out=*/true);
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // The wrap of tokens * rows - 1 at 524289 tokens stays at the start shape (a wrap among its
+  // points), where x alone is 8 GiB: planned at 524288 and 524289, not at the three beyond.
+  const auto tokens_at_start = [&](const SweepPlan& plan) {
+    std::set<std::string> tokens;
+    for (const Case& c : plan.targets.at(0).boundary_cases)
+      if (c.params.get("rows") == start.get("rows") && c.params.get("cols") == start.get("cols"))
+        tokens.insert(c.params.get("tokens"));
+    return tokens;
+  };
+  const std::set<std::string> planned = tokens_at_start(plan_sweep({&k}, limits));
+  EXPECT_TRUE(planned.contains("524288"));
+  EXPECT_TRUE(planned.contains("524289"));
+  EXPECT_FALSE(planned.contains("524290"));
+  EXPECT_FALSE(planned.contains("524291"));
+  // As found, every point of the crossing is planned: the two-point rule is what left them out.
+  const std::set<std::string> as_found = tokens_at_start(plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX}));
+  EXPECT_TRUE(as_found.contains("524290"));
+  EXPECT_TRUE(as_found.contains("524291"));
 }

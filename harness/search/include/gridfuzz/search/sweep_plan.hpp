@@ -46,7 +46,8 @@ struct SweepPlanOptions {
   std::vector<const ModelProfile*> profiles;  // start shapes besides the defaults
   std::vector<std::string> variants;          // run only these (empty: all); boundaries still come from all
   // A crossing whose case needs more device bytes than this is planned at its cheaper start shape
-  // (cheaper_crossing.hpp); UINT64_MAX: every crossing at its start shape as found.
+  // (cheaper_crossing.hpp), and one still over it there at its last value before and its first
+  // after only; UINT64_MAX: every crossing at its start shape as found, at every point.
   std::uint64_t cheaper_crossing_above_bytes = kCheaperCrossingAboveBytes;
 };
 
