@@ -1,11 +1,9 @@
 #include "gridfuzz/engine/worker_pool.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <exception>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -35,23 +33,6 @@ int WorkerPool::restarts() const {
 void WorkerPool::run(const std::vector<std::string>& replays, const std::function<void(const Result&)>& on_result,
                      const std::function<bool()>& should_stop,
                      const std::function<CaseNeed(std::size_t)>& need_of) {
-  // What each case needs, and the order the cases are taken in. Side by side, within each window of
-  // kAloneWindow cases, those that need the GPU alone come after the others: the GPU then drains
-  // for them once a window, not once each (a drain idles every other worker until the longest
-  // running case ends, and holds the cases in line behind it). A window, not the whole input, so a
-  // stop (a time budget) still finds the alone cases about where they were planned. Which case runs
-  // beside which never changes a verdict (worker_pool.hpp).
-  std::vector<std::size_t> order(replays.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::vector<CaseNeed> needs;
-  const bool admitted = std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.admission; });
-  if (admitted) {
-    needs.reserve(replays.size());
-    for (std::size_t i = 0; i < replays.size(); ++i) needs.push_back(need_of ? need_of(i) : CaseNeed{options_.memory_capacity, false});
-    for (std::size_t begin = 0; begin < order.size(); begin += kAloneWindow)
-      std::stable_partition(order.begin() + begin, order.begin() + std::min(begin + kAloneWindow, order.size()),
-                            [&](std::size_t i) { return !needs[i].alone; });
-  }
   std::size_t next = 0;
   std::atomic<bool> failed{false};
   std::exception_ptr first_error;
@@ -70,9 +51,9 @@ void WorkerPool::run(const std::vector<std::string>& replays, const std::functio
           {
             std::lock_guard<std::mutex> lock(take);
             if (failed || next >= replays.size() || (should_stop && should_stop())) break;
-            i = order[next++];
+            i = next++;
             if (s.admission) {
-              need = needs[i];
+              need = need_of ? need_of(i) : CaseNeed{s.admission->capacity(), false};
               ticket = s.admission->queue();
             }
           }

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -165,34 +164,6 @@ TEST(WorkerPool, ACaseThatNeedsTheGpuAloneNeverRunsBesideAnotherAndIsNotRunTwice
   EXPECT_GE(seconds_since(t0), 2.0) << "the case that must be alone did not share the GPU";
   ASSERT_EQ(results.size(), 3u);
   for (const auto& r : results) EXPECT_EQ(r.attempts, 1) << r.index;
-}
-
-TEST(WorkerPool, CasesThatNeedTheGpuAloneRunAfterTheOthersOfTheirWindow) {
-  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
-  // Alone, side by side, alone, side by side: in that order the GPU drains twice. The two that may
-  // share run first, together; then the two alone, each in its turn.
-  std::vector<std::size_t> order;
-  pool.run({replay("slow", 0), replay("slow", 1), replay("slow", 2), replay("slow", 3)},
-           [&](const WorkerPool::Result& r) { order.push_back(r.index); }, {},
-           [](std::size_t i) { return gridfuzz::CaseNeed{10, i % 2 == 0}; });
-  ASSERT_EQ(order.size(), 4u);
-  EXPECT_EQ(std::set<std::size_t>(order.begin(), order.begin() + 2), (std::set<std::size_t>{1, 3}));
-  EXPECT_EQ(std::vector<std::size_t>(order.begin() + 2, order.end()), (std::vector<std::size_t>{0, 2}))
-      << "the alone cases in their planned order";
-}
-
-TEST(WorkerPool, AnAloneCaseIsNotHeldPastItsWindow) {
-  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
-  // Case 0 is alone; the next window starts at kAloneWindow: case 0 runs before any case of it.
-  const std::size_t n = WorkerPool::kAloneWindow + 4;
-  std::vector<std::string> cases;
-  for (std::size_t i = 0; i < n; ++i) cases.push_back(replay("reply", static_cast<int>(i)));
-  std::vector<std::size_t> order;
-  pool.run(cases, [&](const WorkerPool::Result& r) { order.push_back(r.index); }, {},
-           [](std::size_t i) { return gridfuzz::CaseNeed{10, i == 0}; });
-  ASSERT_EQ(order.size(), n);
-  const auto at = [&](std::size_t index) { return std::find(order.begin(), order.end(), index) - order.begin(); };
-  EXPECT_EQ(at(0), static_cast<long>(WorkerPool::kAloneWindow) - 1) << "last of its window, before the next";
 }
 
 TEST(WorkerPool, OneWorkerPerDeviceNeverRunsACaseTwiceForMemory) {

@@ -3,8 +3,7 @@
 // takes the next case as soon as it is free, so a slow case never stalls the others. Several
 // workers on one GPU run cases side by side only while their device memory fits together
 // (memory_admission.hpp). A verdict must not depend on what ran beside it: a case the model
-// expects to go wrong (a refused launch, a wrapping index) runs alone (after the others of its
-// window of kAloneWindow cases, so the GPU drains once a window), and a case that did not
+// expects to go wrong (a refused launch, a wrapping index) runs alone, and a case that did not
 // pass beside others (out of memory, a fault reaching it from another context, a wrong result)
 // runs again alone, and that verdict is its own. A worker that dies without a reply is
 // restarted on its device and the case tried once more there (the death may have come from
@@ -61,10 +60,6 @@ class WorkerPool {
   const std::vector<int>& devices() const { return devices_; }
   int workers() const { return static_cast<int>(slots_.size()); }
   int restarts() const;
-
-  // Side by side, the cases that need the GPU alone run after the others of each window of this
-  // many cases (in the input's order otherwise).
-  static constexpr std::size_t kAloneWindow = 64;
 
  private:
   struct Slot {
