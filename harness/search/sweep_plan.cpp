@@ -82,50 +82,69 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
       points.emplace_back(from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params);
-      auto add_points = [&](const std::vector<ModelBoundary>& found, int tier, const std::string& variant) {
+      // Each variant's crossings, each at its shape (cheaper_crossing.hpp): a big case's crossing at
+      // its cheaper shape. A model boundary keeps the profile's own values: it is that model's
+      // boundary. A size crossing is model-blind: the profile gives where along the axis it lies,
+      // and the axes its size does not depend on (the hidden size, for an output-size crossing) may move.
+      struct PlannedCrossing {
+        int tier;
+        ModelBoundary b;
+        Params base;
+      };
+      std::vector<PlannedCrossing> crossings;
+      auto add_crossings = [&](const std::vector<ModelBoundary>& found, int tier, const std::string& variant) {
         for (const ModelBoundary& b : found) {
           if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
-          const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
-          // A big case's crossing at its cheaper shape (cheaper_crossing.hpp). A model boundary keeps
-          // the profile's own values: it is that model's boundary. A size crossing is model-blind:
-          // the profile gives where along the axis it lies, and the axes its size does not depend
-          // on (the hidden size, for an output-size crossing) may move.
           const bool size_tier = tier == kDefaultSizes || tier == kProfileSizes;
-          const Params base =
-              options.cheaper_crossing_above_bytes == UINT64_MAX  // --crossings-as-found: nothing to weigh
-                  ? start.params
-                  : cheaper_crossing_start(*k, variant, start.params, b, limits,
-                                           size_tier ? std::set<std::string>{} : start.fixed_axes,
-                                           options.cheaper_crossing_above_bytes);
-          if (base != start.params) ++plan.cheaper_crossings;
-          // A crossing still big at its cheaper shape costs seconds a point (a 2^32-element output:
-          // the call and its split reference 8 s each on an H200, evidence/2026-12-02-h200-cheaper):
-          // it is tested where it turns, at the last value before and the first after, as a narrow
-          // width is (size_crossings.cpp). As found, every point is planned.
-          int before = b.before, after = b.after;
-          if (options.cheaper_crossing_above_bytes != UINT64_MAX) {
-            Params turn = base;
-            turn.set(b.axis, std::to_string(b.first_bad));
-            if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
-              before = std::min(before, 1), after = std::min(after, 0);
-          }
-          for (std::int64_t d = -before; d <= after; ++d) {
-            const std::int64_t v = b.first_bad + d * axis->step;
-            if (v < axis->min || v > axis->max) continue;
-            Params p = base;
-            p.set(b.axis, std::to_string(v));
-            points.emplace_back(tier, std::move(p));
-          }
+          Params base = options.cheaper_crossing_above_bytes == UINT64_MAX  // --crossings-as-found: nothing to weigh
+                            ? start.params
+                            : cheaper_crossing_start(*k, variant, start.params, b, limits,
+                                                     size_tier ? std::set<std::string>{} : start.fixed_axes,
+                                                     options.cheaper_crossing_above_bytes);
+          crossings.push_back({tier, b, std::move(base)});
         }
       };
       for (const std::string& variant : variants) {
         const auto predicted = model_boundaries(*k, variant, start.params, limits, start.fixed_axes);
         const auto sizes = size_crossings(*k, variant, start.params, limits, start.fixed_axes);
-        add_points(predicted, from_defaults ? kDefaultBoundaries : kProfileBoundaries, variant);
-        add_points(sizes, from_defaults ? kDefaultSizes : kProfileSizes, variant);
+        add_crossings(predicted, from_defaults ? kDefaultBoundaries : kProfileBoundaries, variant);
+        add_crossings(sizes, from_defaults ? kDefaultSizes : kProfileSizes, variant);
         auto& mine = boundaries[variant];
         mine.insert(mine.end(), predicted.begin(), predicted.end());
         mine.insert(mine.end(), sizes.begin(), sizes.end());
+      }
+      // Every variant runs every point. Where one variant's crossing stays at the start shape (a wrap
+      // among its points), its cases there test every variant at that crossing, and another
+      // variant's cheaper shape of the same crossing would only test it again, at the cost of a
+      // second big case (gguf.moe_vec at 381301 tokens: 17-23 s a case, evidence/2026-12-02-h200-two-points).
+      std::set<std::pair<std::string, std::int64_t>> at_start;  // (axis, first_bad)
+      for (const PlannedCrossing& c : crossings)
+        if (c.base == start.params) at_start.emplace(c.b.axis, c.b.first_bad);
+      for (const PlannedCrossing& c : crossings) {
+        const ModelBoundary& b = c.b;
+        if (c.base != start.params) {
+          if (at_start.contains({b.axis, b.first_bad})) continue;
+          ++plan.cheaper_crossings;
+        }
+        const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
+        // A crossing still big at its cheaper shape costs seconds a point (a 2^32-element output:
+        // the call and its split reference 8 s each on an H200, evidence/2026-12-02-h200-cheaper):
+        // it is tested where it turns, at the last value before and the first after, as a narrow
+        // width is (size_crossings.cpp). As found, every point is planned.
+        int before = b.before, after = b.after;
+        if (options.cheaper_crossing_above_bytes != UINT64_MAX) {
+          Params turn = c.base;
+          turn.set(b.axis, std::to_string(b.first_bad));
+          if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
+            before = std::min(before, 1), after = std::min(after, 0);
+        }
+        for (std::int64_t d = -before; d <= after; ++d) {
+          const std::int64_t v = b.first_bad + d * axis->step;
+          if (v < axis->min || v > axis->max) continue;
+          Params p = c.base;
+          p.set(b.axis, std::to_string(v));
+          points.emplace_back(c.tier, std::move(p));
+        }
       }
     }
     // Valid points, once each (at their most telling tier), that fit in the device's memory.

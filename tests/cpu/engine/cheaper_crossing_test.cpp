@@ -185,3 +185,45 @@ TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
   EXPECT_TRUE(as_found.contains("524290"));
   EXPECT_TRUE(as_found.contains("524291"));
 }
+
+namespace {
+// test.gemm with two variants: `int32` forms the output index tokens * rows - 1 in int32, `wide`
+// in 64 bits. rows 4032 (not a power of two): that index passes 2^31 - 1 where the output's
+// elements reach 2^31, at the same token count, so both variants have a crossing there.
+class TwoVariantGemm final : public Kernel {
+ public:
+  std::string name() const override { return "test.gemm2"; }
+  std::string description() const override { return "out = x * w^T, int32 or 64-bit output index"; }
+  std::vector<std::string> variants() const override { return {"int32", "wide"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"tokens", "tokens", "16", {}, 1, 1 << 24, 1},
+            {"rows", "rows", "4032", {}, 64, 1 << 22, 64},
+            {"cols", "inner dimension", "8192", {}, 32, 1 << 16, 32}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"), variant == "int32");
+  }
+};
+}  // namespace
+
+TEST(CheaperCrossing, ACrossingOneVariantKeepsAtItsStartIsNotPlannedAtAnotherVariantsCheaperShapeToo) {
+  TwoVariantGemm k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // 2^31 / 4032 = 532610.03: both crossings turn at 532611 tokens.
+  const ModelBoundary wrap = find(model_boundaries(k, "int32", start, limits), "wrap:out_index");
+  const ModelBoundary out31 = find(size_crossings(k, "wide", start, limits), "size:buffer out elements >= 2^31");
+  ASSERT_EQ(wrap.first_bad, 532611);
+  ASSERT_EQ(out31.first_bad, 532611);
+  // Alone, the wide variant's crossing would move to a cheaper cols (out does not depend on it);
+  // the int32 variant's stays at the start shape (a wrap among its points).
+  ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, {}).get("cols"), "32");
+  ASSERT_EQ(cheaper_crossing_start(k, "int32", start, wrap, limits, {}), start);
+  // Both variants run the start shape's cases at that crossing: the cheaper shape would only repeat it.
+  std::set<std::string> cols_at_crossing;
+  const SweepPlan plan = plan_sweep({&k}, limits);
+  for (const Case& c : plan.targets.at(0).boundary_cases)
+    if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611") cols_at_crossing.insert(c.params.get("cols"));
+  EXPECT_EQ(cols_at_crossing, (std::set<std::string>{"8192"}));
+}
