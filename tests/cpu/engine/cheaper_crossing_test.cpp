@@ -44,21 +44,33 @@ class GemmKernel : public Kernel {
  public:
   // int32_out: the output is indexed by tokens * rows in int32 (wraps past 2^31 elements).
   explicit GemmKernel(bool int32_out = false) : int32_out_(int32_out) {}
+  // Two variants: `int32` forms the output index in int32, `wide` in 64 bits; rows by default
+  // `rows` (one not a power of two puts that index's wrap and the output's 2^31 elements at one
+  // token count).
+  static GemmKernel int32_and_wide(std::string rows) {
+    GemmKernel k;
+    k.variants_ = {"int32", "wide"};
+    k.rows_ = std::move(rows);
+    return k;
+  }
   std::string name() const override { return "test.gemm"; }
   std::string description() const override { return "out = x * w^T"; }
-  std::vector<std::string> variants() const override { return {"only"}; }
+  std::vector<std::string> variants() const override { return variants_; }
   std::vector<AxisSpec> axes() const override {
     return {{"tokens", "tokens", "16", {}, 1, 1 << 24, 1},
-            {"rows", "rows", "4096", {}, 64, 1 << 22, 64},
+            {"rows", "rows", rows_, {}, 64, 1 << 22, 64},
             {"cols", "inner dimension", "8192", {}, 32, 1 << 16, 32}};
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
-    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"), int32_out_);
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"),
+                                      variant == "int32" || (variant == "only" && int32_out_));
   }
 
  private:
   bool int32_out_;
+  std::vector<std::string> variants_{"only"};
+  std::string rows_ = "4096";
 };
 
 // By value: the crossings are found into a temporary vector.
@@ -186,29 +198,8 @@ TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
   EXPECT_TRUE(as_found.contains("524291"));
 }
 
-namespace {
-// test.gemm with two variants: `int32` forms the output index tokens * rows - 1 in int32, `wide`
-// in 64 bits. rows 4032 (not a power of two): that index passes 2^31 - 1 where the output's
-// elements reach 2^31, at the same token count, so both variants have a crossing there.
-class TwoVariantGemm final : public Kernel {
- public:
-  std::string name() const override { return "test.gemm2"; }
-  std::string description() const override { return "out = x * w^T, int32 or 64-bit output index"; }
-  std::vector<std::string> variants() const override { return {"int32", "wide"}; }
-  std::vector<AxisSpec> axes() const override {
-    return {{"tokens", "tokens", "16", {}, 1, 1 << 24, 1},
-            {"rows", "rows", "4032", {}, 64, 1 << 22, 64},
-            {"cols", "inner dimension", "8192", {}, 32, 1 << 16, 32}};
-  }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"), variant == "int32");
-  }
-};
-}  // namespace
-
 TEST(CheaperCrossing, ACrossingOneVariantKeepsAtItsStartIsNotPlannedAtAnotherVariantsCheaperShapeToo) {
-  TwoVariantGemm k;
+  const GemmKernel k = GemmKernel::int32_and_wide("4032");
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
   // 2^31 / 4032 = 532610.03: both crossings turn at 532611 tokens.
