@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -119,10 +120,40 @@ struct OracleOutcome {
   OracleResult result;
   std::optional<FailureKind> failure_kind;
   std::string detail;
+  std::unique_ptr<GuardedBuffers> reference;  // the split reference's outputs, when it ran
 };
 
+// The production outputs against a reference's, under the case's compare policy.
+struct ReferenceComparison {
+  std::uint64_t mismatches = 0;
+  double max_abs_err = 0;
+  std::string detail;  // the first output that differs, and where
+};
+
+ReferenceComparison compare_with_reference(const BoundCase& bound, const GuardedBuffers& bufs,
+                                           const GuardedBuffers& ref, CUstream stream) {
+  device::Launcher harness;
+  const auto& specs = bufs.specs();
+  const ComparePolicy policy = bound.compare_policy();
+  ReferenceComparison out;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].role != BufferRole::output) continue;
+    const CompareStats s = compare_outputs(specs[i].type, bufs.ptr(i), ref.ptr(i), specs[i].elements, policy, harness, stream);
+    out.mismatches += s.mismatches;
+    out.max_abs_err = std::max(out.max_abs_err, s.max_abs_err);
+    if (s.mismatches && out.detail.empty())
+      out.detail = specs[i].name + ": " + std::to_string(s.mismatches) + " elements differ from the split reference, first at " +
+                   std::to_string(s.first_mismatch);
+  }
+  return out;
+}
+
+// `kept`: the reference kept from the previous case of this shape, or null. It is used when the
+// outputs match it (a fresh reference of the same shape would be the same bits, or within the
+// policy's tolerance); otherwise it is freed and a fresh one decides.
 OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimits& limits, const RunOptions& options,
-                         const GuardedBuffers& bufs, CUstream stream, CaseResult& result) {
+                         const GuardedBuffers& bufs, CUstream stream, CaseResult& result,
+                         std::unique_ptr<GuardedBuffers> kept) {
   OracleOutcome o;
   device::Launcher harness;  // our own kernels, kept out of the production record
   const auto& specs = bufs.specs();
@@ -144,40 +175,48 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
       unwritten += count_poison(specs[i].type, bufs.ptr(i), specs[i].elements, harness, stream);
   phases.compare_ms += clock.lap();
   // 3. split-batch reference
-  GuardedBuffers ref(outputs_only(specs));
-  ref.poison_outputs();
-  sync_context();
-  phases.alloc_ms += clock.lap();
-  SwappedOutputs ref_view(bufs, ref);
-  device::Launcher ref_launcher;
-  if (auto fault = guarded([&] {
-        bound.launch_split_reference(limits, ref_view, ref_launcher, stream);
-        sync_context();
-      })) {
-    result.context_lost = true;
-    o.failure_kind = FailureKind::reference;
-    o.result = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
-    o.detail = "the split reference itself faulted: " + *fault;
-    return o;
+  std::optional<ReferenceComparison> compared;
+  if (kept) {
+    compared = compare_with_reference(bound, bufs, *kept, stream);
+    if (compared->mismatches == 0) {
+      o.reference = std::move(kept);
+    } else {
+      compared.reset();
+      kept.reset();  // freed before the fresh one is allocated
+    }
+    phases.compare_ms += clock.lap();
   }
-  if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
-    o.failure_kind = FailureKind::reference;
-    o.result.kind = OracleResult::Kind::reference_refused;
-    o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
-    return o;
+  if (!o.reference) {
+    o.reference = std::make_unique<GuardedBuffers>(outputs_only(specs));
+    GuardedBuffers& ref = *o.reference;
+    ref.poison_outputs();
+    sync_context();
+    phases.alloc_ms += clock.lap();
+    SwappedOutputs ref_view(bufs, ref);
+    device::Launcher ref_launcher;
+    if (auto fault = guarded([&] {
+          bound.launch_split_reference(limits, ref_view, ref_launcher, stream);
+          sync_context();
+        })) {
+      result.context_lost = true;
+      o.failure_kind = FailureKind::reference;
+      o.result = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
+      o.detail = "the split reference itself faulted: " + *fault;
+      return o;
+    }
+    if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
+      o.failure_kind = FailureKind::reference;
+      o.result.kind = OracleResult::Kind::reference_refused;
+      o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
+      return o;
+    }
+    phases.reference_ms += clock.lap();
+    compared = compare_with_reference(bound, bufs, ref, stream);
+    phases.compare_ms += clock.lap();
   }
-  phases.reference_ms += clock.lap();
-  const ComparePolicy policy = bound.compare_policy();
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    if (specs[i].role != BufferRole::output) continue;
-    const CompareStats s = compare_outputs(specs[i].type, bufs.ptr(i), ref.ptr(i), specs[i].elements, policy, harness, stream);
-    o.result.split_mismatches += s.mismatches;
-    o.result.max_abs_err = std::max(o.result.max_abs_err, s.max_abs_err);
-    if (s.mismatches && o.detail.empty())
-      o.detail = specs[i].name + ": " + std::to_string(s.mismatches) + " elements differ from the split reference, first at " +
-                 std::to_string(s.first_mismatch);
-  }
-  phases.compare_ms += clock.lap();
+  o.result.split_mismatches = compared->mismatches;
+  o.result.max_abs_err = compared->max_abs_err;
+  o.detail = compared->detail;
   // 4. CPU reference on samples
   std::size_t ref_bad = 0, ref_total = 0;
   std::string ref_detail;
@@ -198,7 +237,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   phases.cpu_ms += clock.lap();
   // The first failing check decides the kind; the result holds all.
   o.result.kind = OracleResult::Kind::compared;
-  o.result.exact = policy.exact;
+  o.result.exact = bound.compare_policy().exact;
   o.result.unwritten = unwritten;
   o.result.cpu_ok = ref_total - ref_bad;
   o.result.cpu_total = ref_total;
@@ -379,7 +418,7 @@ CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits&
 }
 
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
-                    const Ledger& ledger) {
+                    const Ledger& ledger, ReferenceReuse* reuse) {
   PhaseClock clock, whole;
   if (auto err = kernel.check(c.params)) throw std::invalid_argument(kernel.name() + ": " + *err);
   const std::unique_ptr<BoundCase> bound = bind_case(kernel, c.params, c.variant);
@@ -396,6 +435,11 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   };
 
   const auto specs = bound->buffers();
+  // The reference this case may share with the other variants of its shape ("" when it may not);
+  // one kept for another shape is freed before this case allocates anything.
+  const std::string reference_key =
+      reuse && bound->reference_same_for_every_variant() ? shared_reference_key(c, specs) : std::string();
+  if (reuse) reuse->kept.keep_only(reference_key);
   const std::uint64_t need = case_device_need(*bound);
   const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : default_memory_budget(limits);
   if (need > budget) {
@@ -463,13 +507,21 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   if (obs.observed.kind == Observed::Kind::accept) {
     bool repeating = false;  // inside the self-check's second call
     try {
-      const OracleOutcome o = run_oracle(*bound, c, limits, options, *bufs, stream.get(), r);
+      OracleOutcome o = run_oracle(*bound, c, limits, options, *bufs, stream.get(), r,
+                                   reuse ? reuse->kept.take(reference_key) : nullptr);
       r.oracle = o.result;
       obs.failure_kind = o.failure_kind;
       if (!o.detail.empty()) r.detail = o.detail;
       clock.lap();  // the oracle counted its own phases
-      if (o.result.kind == OracleResult::Kind::compared &&
-          wants_self_check(o.failure_kind, selected_for_self_check(c, options.self_check_share))) {
+      const bool self_check = o.result.kind == OracleResult::Kind::compared &&
+                              wants_self_check(o.failure_kind, selected_for_self_check(c, options.self_check_share));
+      // Kept only from a case whose outputs matched it, and never beside the self-check's or the
+      // timing's own buffers (the case's memory need counts one reference, no more).
+      if (!reference_key.empty() && reuse->keep_after && o.reference && !o.failure_kind && !self_check &&
+          !options.timing)
+        reuse->kept.keep(reference_key, std::move(o.reference));
+      o.reference.reset();
+      if (self_check) {
         repeating = true;
         const std::uint64_t differ = repeat_and_compare(kernel, *bound, c, limits, *bufs, stream.get());
         repeating = false;

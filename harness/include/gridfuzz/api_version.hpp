@@ -18,8 +18,8 @@
 //   no bump for: new free functions or headers, new non-virtual members, comments, host-only code.
 // History: 1, the first plugin ABI; 2, Kernel::bind returns a BoundCase (the shape parsed once,
 // the variant known to the split reference), buffers by name, host-computed arguments in the
-// plan, 16-bit index types, Kernel::launch_owner.
-#define GRIDFUZZ_API_VERSION 2
+// plan, 16-bit index types, Kernel::launch_owner; 3, BoundCase::reference_same_for_every_variant.
+#define GRIDFUZZ_API_VERSION 3
 
 namespace gridfuzz {
 inline constexpr int kApiVersion = GRIDFUZZ_API_VERSION;

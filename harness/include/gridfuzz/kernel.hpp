@@ -129,6 +129,13 @@ class BoundCase {
   // GPU values at the same places).
   virtual std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
                                                      std::size_t count) const = 0;
+
+  // --- since API version 3 ---
+  // True when buffers(), fill_inputs() and launch_split_reference() depend on the shape alone, not
+  // on the bound variant: then every variant of one shape is judged against the same reference
+  // outputs, and the harness computes them once for a shape's variants run back to back (it still
+  // computes a fresh one for any case that does not match the kept one). Default: false.
+  virtual bool reference_same_for_every_variant() const { return false; }
 };
 
 // Who issues a case's launches: the harness's Launcher (the adapter launches through it), or the

@@ -1,12 +1,15 @@
 // The runner end to end on a GPU with the self-test kernel: a refused legacy launch leaves its
-// output unwritten and is observed as refused; the fixed twin passes the split and CPU checks.
+// output unwritten and is observed as refused; the fixed twin passes the split and CPU checks; the
+// variants of one shape share a split reference only where it is theirs to share.
 #include <gtest/gtest.h>
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/kernel_activity.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/engine/runner.hpp"
+#include "gridfuzz/engine/shared_reference.hpp"
 #include "selftest_kernels.hpp"
 
 using namespace gridfuzz;
@@ -84,4 +87,120 @@ TEST_F(RunnerGpu, OverBudgetIsSkippedBeforeAllocating) {
   const CaseResult r = run_case(*kernel_, c, limits_, o, Ledger());
   EXPECT_EQ(r.observed.to_string(), "skipped:over-budget");
   EXPECT_EQ(r.verdict.to_string(), "skipped");
+}
+
+namespace {
+
+// The self-test kernel's cases, saying (or not) that their reference is the same for every
+// variant: true of flat_yz, whose split reference runs the fixed geometry whatever the variant.
+class SharingCase final : public BoundCase {
+ public:
+  SharingCase(std::unique_ptr<BoundCase> inner, bool shares) : inner_(std::move(inner)), shares_(shares) {}
+  LaunchPlan plan(const DeviceLimits& l) const override { return inner_->plan(l); }
+  std::vector<BufferSpec> buffers() const override { return inner_->buffers(); }
+  std::uint64_t bytes_moved() const override { return inner_->bytes_moved(); }
+  std::vector<SplitPiece> split(const DeviceLimits& l) const override { return inner_->split(l); }
+  ComparePolicy compare_policy() const override { return inner_->compare_policy(); }
+  void fill_inputs(std::uint64_t seed, const BufferSet& b, CUstream s) const override { inner_->fill_inputs(seed, b, s); }
+  void launch(const DeviceLimits& l, const BufferSet& b, device::Launcher& launcher, CUstream s) const override {
+    inner_->launch(l, b, launcher, s);
+  }
+  void launch_split_reference(const DeviceLimits& l, const BufferSet& b, device::Launcher& launcher,
+                              CUstream s) const override {
+    inner_->launch_split_reference(l, b, launcher, s);
+  }
+  std::vector<ReferenceSample> cpu_reference(const BufferSet& b, std::uint64_t seed, std::size_t n) const override {
+    return inner_->cpu_reference(b, seed, n);
+  }
+  bool reference_same_for_every_variant() const override { return shares_; }
+
+ private:
+  std::unique_ptr<BoundCase> inner_;
+  bool shares_;
+};
+
+class SharingKernel final : public Kernel {
+ public:
+  SharingKernel(std::shared_ptr<const Kernel> inner, bool shares) : inner_(std::move(inner)), shares_(shares) {}
+  std::string name() const override { return inner_->name(); }
+  std::string description() const override { return inner_->description(); }
+  std::vector<std::string> variants() const override { return inner_->variants(); }
+  std::vector<AxisSpec> axes() const override { return inner_->axes(); }
+  std::optional<std::string> check(const Params& p) const override { return inner_->check(p); }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<SharingCase>(inner_->bind(p, variant), shares_);
+  }
+
+ private:
+  std::shared_ptr<const Kernel> inner_;
+  bool shares_;
+};
+
+class SharedReferenceGpu : public RunnerGpu {
+ protected:
+  Case flat_case(const std::string& variant, std::uint64_t rows) const {
+    Case c{"selftest.flat_yz", variant, Params::defaults(kernel_->axes()), 7};
+    c.params.set("rows", std::to_string(rows));
+    return c;
+  }
+  CaseResult run_sharing(const Kernel& k, const Case& c, SharedReference& kept, bool keep_after) {
+    ReferenceReuse reuse{kept, keep_after};
+    return run_case(k, c, limits_, RunOptions{}, Ledger(), &reuse);
+  }
+};
+
+}  // namespace
+
+// fixed and legacy at 65535 rows: the same outputs. The second judges against the first's
+// reference (no reference time of its own) with the row a fresh reference gives.
+TEST_F(SharedReferenceGpu, TheNextVariantOfAShapeJudgesAgainstTheKeptReference) {
+  const SharingKernel sharing(kernel_, true);
+  SharedReference kept;
+  const CaseResult first = run_sharing(sharing, flat_case("fixed", 65535), kept, true);
+  ASSERT_EQ(first.verdict.to_string(), "pass") << first.detail;
+  EXPECT_GT(first.phases.reference_ms, 0);
+  ASSERT_TRUE(kept.holds());
+  const CaseResult second = run_sharing(sharing, flat_case("legacy", 65535), kept, false);
+  EXPECT_FALSE(kept.holds()) << "the last of its group keeps nothing";
+  const CaseResult alone = run("legacy", 65535);
+  EXPECT_EQ(second.verdict.to_string(), alone.verdict.to_string()) << second.detail;
+  EXPECT_EQ(second.oracle.to_string(), alone.oracle.to_string());
+  EXPECT_EQ(second.detail, alone.detail);
+  EXPECT_EQ(second.phases.reference_ms, 0) << "the kept reference was used";
+}
+
+// A kept reference the outputs do not match is not trusted: a fresh one decides.
+TEST_F(SharedReferenceGpu, AKeptReferenceTheOutputsDoNotMatchIsReplacedByAFreshOne) {
+  const SharingKernel sharing(kernel_, true);
+  const Case c = flat_case("fixed", 65535);
+  std::vector<BufferSpec> outputs = sharing.bind(c.params, c.variant)->buffers();
+  for (BufferSpec& s : outputs)
+    if (s.role == BufferRole::input) s.elements = 0;
+  auto wrong = std::make_unique<GuardedBuffers>(outputs);
+  wrong->poison_outputs();  // no output of the kernel is poison
+  SharedReference kept;
+  kept.keep(shared_reference_key(c, sharing.bind(c.params, c.variant)->buffers()), std::move(wrong));
+  const CaseResult r = run_sharing(sharing, c, kept, false);
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
+  EXPECT_EQ(r.oracle.split_mismatches, 0u);
+  EXPECT_GT(r.phases.reference_ms, 0) << "a fresh reference ran";
+  EXPECT_FALSE(kept.holds());
+}
+
+// A case that does not say its reference is shared neither uses nor keeps one; a kept reference
+// of another shape is freed before the case allocates.
+TEST_F(SharedReferenceGpu, ACaseWhoseReferenceDependsOnItsVariantKeepsNothing) {
+  const SharingKernel sharing(kernel_, true);
+  const SharingKernel own(kernel_, false);
+  SharedReference kept;
+  ASSERT_EQ(run_sharing(sharing, flat_case("fixed", 1000), kept, true).verdict.to_string(), "pass");
+  ASSERT_TRUE(kept.holds());
+  const CaseResult r = run_sharing(own, flat_case("fixed", 1000), kept, true);
+  EXPECT_EQ(r.verdict.to_string(), "pass") << r.detail;
+  EXPECT_GT(r.phases.reference_ms, 0);
+  EXPECT_FALSE(kept.holds());
+  ASSERT_EQ(run_sharing(sharing, flat_case("fixed", 1000), kept, true).verdict.to_string(), "pass");
+  ASSERT_TRUE(kept.holds());
+  run_sharing(sharing, flat_case("fixed", 2000), kept, false);
+  EXPECT_FALSE(kept.holds()) << "another shape's reference is freed";
 }

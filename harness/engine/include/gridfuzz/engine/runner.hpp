@@ -14,6 +14,7 @@
 #include "gridfuzz/core/oracle_result.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/core/verdict.hpp"
+#include "gridfuzz/engine/shared_reference.hpp"
 
 namespace gridfuzz {
 
@@ -26,6 +27,9 @@ struct RunOptions {
   // The share (0..1) of passing cases whose production call is made again and compared with itself
   // (gridfuzz/core/self_check.hpp); failing output checks always are.
   double self_check_share = 0;
+  // The variants of one shape share the split reference where their adapter says it is the same
+  // (shared_reference.hpp); false: every case computes its own (the executors pass no reuse).
+  bool share_reference = true;
 };
 
 // The device memory a case may use unless told otherwise: 90% of the device's memory less 2 GiB
@@ -91,9 +95,12 @@ std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, cons
 CaseResult predict_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits);
 
 // The whole case on the current device. Throws std::invalid_argument for params the kernel
-// rejects; every device-side failure becomes part of the result instead.
+// rejects; every device-side failure becomes part of the result instead. With `reuse`, a case whose
+// reference is the same for every variant judges against the reference kept from the previous
+// case of its shape when the outputs match it (else a fresh one decides), and keeps its own for
+// the next when asked (a passing case, not self-checked, not timed).
 CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& limits, const RunOptions& options,
-                    const Ledger& ledger);
+                    const Ledger& ledger, ReferenceReuse* reuse = nullptr);
 
 // A case that ran somewhere else and left no result, only what was seen from outside (its worker
 // died: `fault:worker-<why>`, or hung: `timeout`): predicted here and judged by the same verdict
