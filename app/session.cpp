@@ -54,6 +54,9 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_flag("--process-per-case", o.process_per_case,
                "start a fresh worker process for every case (isolation; slower)");
   cmd.add_flag("--static", o.static_only, "predictions only, even where a GPU is present");
+  cmd.add_flag("--fresh-reference", o.fresh_reference,
+               "compute the split reference for every case (by default the variants of one shape share it where "
+               "their adapter says it is the same: docs/DECISIONS.md, \"One split reference per shape\")");
 }
 
 std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
@@ -65,6 +68,7 @@ std::vector<std::string> worker_argv(const EngineOptions& o, int device) {
                      "--self-check-share", reports::format_double(o.self_check_share), "--budget-mib",
                      std::to_string(o.budget_mib)});
   if (!o.ledger.empty()) a.insert(a.end(), {"--ledger", o.ledger});
+  if (o.fresh_reference) a.push_back("--fresh-reference");
   return a;
 }
 
@@ -75,7 +79,8 @@ int workers_per_device_for(const EngineOptions& o) {
 }
 
 RunOptions run_options(const EngineOptions& o) {
-  return RunOptions{o.timing, o.warmup, o.samples, o.reference_samples, o.budget_mib << 20, o.self_check_share};
+  return RunOptions{o.timing,        o.warmup,          o.samples, o.reference_samples, o.budget_mib << 20,
+                    o.self_check_share, !o.fresh_reference};
 }
 
 Registry& builtin_registry() {

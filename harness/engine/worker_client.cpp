@@ -103,7 +103,7 @@ void WorkerClient::retire() {
   retired_ = true;
 }
 
-WorkerReply WorkerClient::run(const std::string& replay) {
+WorkerReply WorkerClient::run(const std::string& replay, bool keep_reference) {
   // A worker that exited after its last case (sticky fault) is replaced first.
   if (pid_ > 0) {
     int status = 0;
@@ -117,7 +117,7 @@ WorkerReply WorkerClient::run(const std::string& replay) {
   if (pid_ <= 0) start();
 
   WorkerReply reply;
-  const std::string request = "CASE " + replay + "\n";
+  const std::string request = case_request_line({replay, keep_reference});
   if (write(to_child_, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
     close(to_child_);
     close(from_child_);

@@ -1,12 +1,15 @@
 #include "gridfuzz/engine/worker_pool.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace gridfuzz {
 
@@ -39,70 +42,95 @@ void WorkerPool::run(const std::vector<std::string>& replays, const std::functio
   std::mutex take;    // hands out the cases and their places in their device's line, in one order
   std::mutex report;
   const bool side_by_side = options_.workers_per_device > 1;
+  // The case after the last one taken, when a worker looked at it to end its group (under `take`).
+  std::optional<std::pair<std::size_t, CaseNeed>> looked_at;
   std::vector<std::thread> threads;
   for (Slot& slot : slots_) {
     threads.emplace_back([&, slot_ptr = &slot] {
       Slot& s = *slot_ptr;
+      // Under `take`. Without need_of, a case needs the whole GPU (when it is shared at all).
+      const auto need_at = [&](std::size_t i) {
+        if (looked_at && looked_at->first == i) return looked_at->second;
+        const CaseNeed n = need_of ? need_of(i) : CaseNeed{s.admission ? s.admission->capacity() : 0, false};
+        looked_at.emplace(i, n);
+        return n;
+      };
+      const auto stopping = [&] { return failed || (should_stop && should_stop()); };
       try {
         for (;;) {
-          std::size_t i = 0;
+          std::vector<std::size_t> group;  // taken together, run back to back on this worker
           std::uint64_t ticket = 0;
           CaseNeed need;
           {
             std::lock_guard<std::mutex> lock(take);
-            if (failed || next >= replays.size() || (should_stop && should_stop())) break;
-            i = next++;
-            if (s.admission) {
-              need = need_of ? need_of(i) : CaseNeed{s.admission->capacity(), false};
-              ticket = s.admission->queue();
+            if (next >= replays.size() || stopping()) break;
+            need = need_at(next);
+            group.push_back(next++);
+            while (need.reference_group != 0 && next < replays.size()) {
+              const CaseNeed n = need_at(next);
+              if (n.reference_group != need.reference_group || n.alone != need.alone) break;
+              need.bytes = std::max(need.bytes, n.bytes);
+              group.push_back(next++);
             }
+            if (s.admission) ticket = s.admission->queue();
           }
           MemoryAdmission::Grant grant;
           if (s.admission) grant = s.admission->admit(ticket, need.bytes, need.alone);
-          // It may have waited for memory: a stop asked meanwhile still holds.
-          if (failed || (should_stop && should_stop())) break;
-          Result r;
-          r.index = i;
-          r.device = s.device;
-          r.reply = s.worker->run(replays[i]);
-          // A worker that died without a word may have been killed from outside: give the case one
-          // more chance on a fresh worker before recording the crash. Timeouts are not retried.
-          if (r.reply.status == WorkerReply::Status::crashed) {
-            r.reply = s.worker->run(replays[i]);
-            r.attempts = 2;
+          bool alone = need.alone;  // once a case of the group ran again alone, the rest run alone too
+          for (std::size_t k = 0; k < group.size(); ++k) {
+            // It may have waited for memory: a stop asked meanwhile still holds. A group cut short
+            // retires its worker, so no reference kept for the next case outlives the group.
+            if (stopping()) {
+              if (k > 0) s.worker->retire();
+              break;
+            }
+            const std::size_t i = group[k];
+            const bool keep_reference = k + 1 < group.size();
+            Result r;
+            r.index = i;
+            r.device = s.device;
+            r.reply = s.worker->run(replays[i], keep_reference);
+            // A worker that died without a word may have been killed from outside: give the case
+            // one more chance on a fresh worker before recording the crash. Timeouts are not retried.
+            if (r.reply.status == WorkerReply::Status::crashed) {
+              r.reply = s.worker->run(replays[i], keep_reference);
+              r.attempts = 2;
+            }
+            // Anything but a pass beside other cases (out of memory, a fault that reached this
+            // context from another, a wrong result): again with the GPU to itself, behind the cases
+            // already in line, and that verdict is the case's. A timeout is not run again (it would
+            // cost as much again); a case that ran alone already keeps its verdict.
+            const bool passed = r.reply.status == WorkerReply::Status::record &&
+                                r.reply.record.verdict.kind == Verdict::Kind::pass;
+            if (side_by_side && !alone && !passed && r.reply.status != WorkerReply::Status::timed_out) {
+              if (s.admission) {
+                grant.release();
+                std::uint64_t again = 0;
+                {
+                  std::lock_guard<std::mutex> lock(take);
+                  again = s.admission->queue();
+                }
+                grant = s.admission->admit(again, need.bytes, /*alone=*/true);
+              }
+              r.reply = s.worker->run(replays[i], keep_reference);
+              ++r.attempts;
+              r.ran_alone = true;
+              alone = true;
+            }
+            if (options_.process_per_case) s.worker->retire();
+            std::lock_guard<std::mutex> lock(report);
+            if (failed) break;
+            try {
+              on_result(r);
+            } catch (...) {
+              // Under the same lock as the report, so no other result is reported after it.
+              failed = true;
+              first_error = std::current_exception();
+              break;
+            }
           }
           grant.release();
-          // Anything but a pass beside other cases (out of memory, a fault that reached this context
-          // from another, a wrong result): again with the GPU to itself, behind the cases already in
-          // line, and that verdict is the case's. A timeout is not run again (it would cost as much
-          // again); a case that ran alone already keeps its verdict.
-          const bool passed = r.reply.status == WorkerReply::Status::record &&
-                              r.reply.record.verdict.kind == Verdict::Kind::pass;
-          if (side_by_side && !need.alone && !passed && r.reply.status != WorkerReply::Status::timed_out) {
-            if (s.admission) {
-              std::uint64_t again = 0;
-              {
-                std::lock_guard<std::mutex> lock(take);
-                again = s.admission->queue();
-              }
-              grant = s.admission->admit(again, need.bytes, /*alone=*/true);
-            }
-            r.reply = s.worker->run(replays[i]);
-            ++r.attempts;
-            r.ran_alone = true;
-            grant.release();
-          }
-          if (options_.process_per_case) s.worker->retire();
-          std::lock_guard<std::mutex> lock(report);
           if (failed) break;
-          try {
-            on_result(r);
-          } catch (...) {
-            // Under the same lock as the report, so no other result is reported after it.
-            failed = true;
-            first_error = std::current_exception();
-            break;
-          }
         }
       } catch (...) {
         // An error here (a row that cannot be written, a worker that cannot start) ends the run

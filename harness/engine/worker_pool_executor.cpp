@@ -1,5 +1,9 @@
 #include "gridfuzz/engine/executor.hpp"
 
+#include <functional>
+
+#include "gridfuzz/engine/shared_reference.hpp"
+
 namespace gridfuzz {
 
 WorkerPoolExecutor::WorkerPoolExecutor(const Environment& env, std::vector<int> devices,
@@ -23,25 +27,34 @@ CaseRecord WorkerPoolExecutor::record_of(const Case& c, const WorkerReply& reply
 
 void WorkerPoolExecutor::run(const std::vector<Case>& cases, const RecordSink& on_record,
                              const std::function<bool()>& should_stop) {
+  // The variants of one shape next to each other, so that one worker runs them back to back and
+  // they can share the split reference (shared_reference.hpp).
+  const std::vector<std::size_t> order = reference_group_order(cases);
   std::vector<std::string> replays;
   replays.reserve(cases.size());
-  for (const Case& c : cases) replays.push_back(c.replay());
+  for (std::size_t i : order) replays.push_back(cases[i].replay());
   // What each case needs on its GPU (host only, bound once, when taken): its buffers' bytes, and
   // the GPU to itself when the model expects it to go wrong (a refused launch, a wrapping index),
-  // because what goes wrong in one context can reach the others on that GPU.
+  // because what goes wrong in one context can reach the others on that GPU; and its reference
+  // group, when its reference is the same for every variant of its shape.
   const auto need_of = [&](std::size_t i) {
-    const Case& c = cases[i];
+    const Case& c = cases[order[i]];
     try {
       const std::unique_ptr<BoundCase> bound = bind_case(env_.kernel(c.kernel), c.params, c.variant);
       const Prediction prediction = predict(bound->plan(env_.limits), env_.limits);
-      return CaseNeed{case_device_need(*bound), !prediction.accepted() || prediction.index_wrap() != "safe"};
+      const std::uint64_t group =
+          bound->reference_same_for_every_variant() ? std::hash<std::string>{}(reference_group_key(c)) | 1 : 0;
+      return CaseNeed{case_device_need(*bound), !prediction.accepted() || prediction.index_wrap() != "safe", group};
     } catch (const std::exception&) {
-      return CaseNeed{0, true};  // its host code fails: the worker records that, alone
+      return CaseNeed{0, true, 0};  // its host code fails: the worker records that, alone
     }
   };
   pool_.run(
       replays,
-      [&](const WorkerPool::Result& r) { on_record(cases[r.index], record_of(cases[r.index], r.reply, r.device)); },
+      [&](const WorkerPool::Result& r) {
+        const Case& c = cases[order[r.index]];
+        on_record(c, record_of(c, r.reply, r.device));
+      },
       should_stop, need_of);
 }
 

@@ -1,6 +1,7 @@
 #include "gridfuzz/engine/worker_protocol.hpp"
 
 #include <stdexcept>
+#include <string_view>
 
 #include "gridfuzz/engine/record_codec.hpp"
 
@@ -12,14 +13,24 @@ bool write_record_reply(std::FILE* out, const CaseRecord& record) {
   return std::fwrite(msg.data(), 1, msg.size(), out) == msg.size() && std::fflush(out) == 0;
 }
 
-std::optional<std::string> read_case_request(std::FILE* in) {
+namespace {
+constexpr std::string_view kCase = "CASE ";
+constexpr std::string_view kCaseKeepingReference = "CASE-KEEP-REFERENCE ";
+}  // namespace
+
+std::string case_request_line(const CaseRequest& request) {
+  return std::string(request.keep_reference ? kCaseKeepingReference : kCase) + request.replay + "\n";
+}
+
+std::optional<CaseRequest> read_case_request(std::FILE* in) {
   std::string line;
   int c = 0;
   while ((c = std::fgetc(in)) != EOF && c != '\n') line.push_back(static_cast<char>(c));
   if (c == EOF && line.empty()) return std::nullopt;
-  const std::string prefix = "CASE ";
-  if (line.rfind(prefix, 0) != 0) throw std::runtime_error("worker: malformed request '" + line + "'");
-  return line.substr(prefix.size());
+  for (const std::string_view prefix : {kCase, kCaseKeepingReference})
+    if (line.starts_with(prefix))
+      return CaseRequest{line.substr(prefix.size()), prefix == kCaseKeepingReference};
+  throw std::runtime_error("worker: malformed request '" + line + "'");
 }
 
 void ReplyParser::reset() {

@@ -7,6 +7,7 @@
 //   fault: a record of fail:fault   fault-once: fail:fault unless marker=PATH exists, which it
 //   creates first (a fault that reached the case from beside it)
 // argv[1], when given, is the device the worker serves; it comes back as the record's device_index.
+// A request's keep-reference flag comes back as the record's driver ("keep-reference").
 #include <unistd.h>
 
 #include <csignal>
@@ -21,7 +22,7 @@
 
 int main(int argc, char** argv) {
   while (auto request = gridfuzz::read_case_request(stdin)) {
-    const gridfuzz::Case c = gridfuzz::Case::parse_replay(*request);
+    const gridfuzz::Case c = gridfuzz::Case::parse_replay(request->replay);
     if (c.variant == "crash" || c.variant == "abort") {
       // Die by the signal itself, as a crashing worker does, also in the sanitizer build (whose
       // handlers would otherwise turn it into a report and exit 1).
@@ -51,6 +52,8 @@ int main(int argc, char** argv) {
     record.detail = "multi\nline, \"quoted\"";
     record.context.run_id = std::to_string(getpid());
     if (argc > 1) record.context.device_index = std::atoi(argv[1]);
+    // The request's keep-reference flag, for the tests to see (a real worker has a driver here).
+    record.context.driver = request->keep_reference ? "keep-reference" : "";
     record.context_lost = c.variant == "reply-then-exit";
     if (c.variant == "oom") record.observed = {gridfuzz::Observed::Kind::oom, ""};
     if (c.variant == "oom" || fault) record.verdict = gridfuzz::Verdict::failed(gridfuzz::FailureKind::fault);

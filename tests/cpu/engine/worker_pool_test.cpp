@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -196,6 +197,60 @@ TEST(WorkerPool, StopAskedWhileACaseWaitsForMemoryStartsNothingMore) {
   pool.run(cases, [&](const WorkerPool::Result&) { ++reported; },
            [&] { return std::chrono::steady_clock::now() > stop_at; }, [](std::size_t) { return gridfuzz::CaseNeed{100}; });
   EXPECT_EQ(reported.load(), 1) << "the cases waiting for memory when the stop came never start";
+}
+
+// The fake worker's run_id is its pid and its driver the request's keep-reference flag.
+TEST(WorkerPool, AReferenceGroupRunsBackToBackOnOneWorkerKeepingTheReferenceForAllButItsLast) {
+  auto pool = make_pool({0, 1}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  // Cases 0-2 one group, 3 a case of its own, 4-5 another group, 6-7 a third whose second case
+  // must run alone (so it is not taken with the first), 8-9 two groups of one each.
+  const std::vector<std::uint64_t> group{7, 7, 7, 0, 9, 9, 11, 11, 13, 15};
+  std::vector<std::string> cases;
+  for (std::size_t i = 0; i < group.size(); ++i) cases.push_back(replay("reply", static_cast<int>(i)));
+  std::map<std::string, std::vector<std::size_t>> ran_by;  // worker pid -> its cases, in the order run
+  std::map<std::size_t, bool> kept;
+  pool.run(cases, [&](const WorkerPool::Result& r) {
+    ran_by[r.reply.record.context.run_id].push_back(r.index);
+    kept[r.index] = r.reply.record.context.driver == "keep-reference";
+  }, {}, [&](std::size_t i) { return gridfuzz::CaseNeed{10, i == 7, group[i]}; });
+  ASSERT_EQ(kept.size(), cases.size());
+  const auto back_to_back = [&](std::vector<std::size_t> members) {
+    for (const auto& [pid, ran] : ran_by) {
+      const auto first = std::find(ran.begin(), ran.end(), members.front());
+      if (first == ran.end()) continue;
+      return static_cast<std::size_t>(ran.end() - first) >= members.size() &&
+             std::equal(members.begin(), members.end(), first);
+    }
+    return false;
+  };
+  EXPECT_TRUE(back_to_back({0, 1, 2}));
+  EXPECT_TRUE(back_to_back({4, 5}));
+  const std::map<std::size_t, bool> want{{0, true}, {1, true}, {2, false}, {3, false}, {4, true},
+                                         {5, false}, {6, false}, {7, false}, {8, false}, {9, false}};
+  EXPECT_EQ(kept, want);
+}
+
+TEST(WorkerPool, AGroupWhoseCaseRanAgainAloneRunsItsOtherCasesAloneOnTheSameWorker) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  const std::string marker = std::filesystem::temp_directory_path() / ("gf-group-fault-once-" + std::to_string(getpid()));
+  std::filesystem::remove(marker);
+  std::vector<WorkerPool::Result> results;
+  pool.run({"fake/fault-once/1/marker=" + marker, replay("reply", 1), replay("reply", 2)},
+           [&](const WorkerPool::Result& r) { results.push_back(r); }, {},
+           [](std::size_t) { return gridfuzz::CaseNeed{10, false, 5}; });
+  std::filesystem::remove(marker);
+  ASSERT_EQ(results.size(), 3u);
+  std::set<std::string> pids;
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    EXPECT_EQ(results[k].index, k) << "in order, one worker";
+    pids.insert(results[k].reply.record.context.run_id);
+  }
+  EXPECT_EQ(pids.size(), 1u);
+  EXPECT_TRUE(results[0].ran_alone);
+  EXPECT_EQ(results[0].attempts, 2);
+  EXPECT_EQ(results[0].reply.record.context.driver, "keep-reference") << "the run again asks to keep it too";
+  EXPECT_EQ(results[1].attempts, 1);
+  EXPECT_EQ(results[2].reply.record.context.driver, "");
 }
 
 TEST(WorkerPool, DeviceListParsing) {

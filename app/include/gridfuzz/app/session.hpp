@@ -35,6 +35,7 @@ struct EngineOptions {
   int workers_per_device = 0;    // 0: the default (workers_per_device_for)
   bool process_per_case = false; // a fresh worker process for every case
   bool static_only = false;      // predictions only, even with a GPU
+  bool fresh_reference = false;  // no split reference shared among a shape's variants
 };
 
 void add_engine_options(CLI::App& cmd, EngineOptions& o);

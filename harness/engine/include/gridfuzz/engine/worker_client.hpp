@@ -26,7 +26,8 @@ class WorkerClient {
   WorkerClient(const WorkerClient&) = delete;
   WorkerClient& operator=(const WorkerClient&) = delete;
 
-  WorkerReply run(const std::string& replay);
+  // `keep_reference`: the next case is of the same shape (worker_protocol.hpp).
+  WorkerReply run(const std::string& replay, bool keep_reference = false);
   // Ends the worker after its case (its input closed, it exits), so the next case starts a fresh
   // one; that start is not counted as a restart.
   void retire();

@@ -1,13 +1,14 @@
 #pragma once
 // Cases from one queue, run by worker processes: one or more per device. Each worker's thread
-// takes the next case as soon as it is free, so a slow case never stalls the others. Several
-// workers on one GPU run cases side by side only while their device memory fits together
-// (memory_admission.hpp). A verdict must not depend on what ran beside it: a case the model
-// expects to go wrong (a refused launch, a wrapping index) runs alone, and a case that did not
-// pass beside others (out of memory, a fault reaching it from another context, a wrong result)
-// runs again alone, and that verdict is its own. A worker that dies without a reply is
-// restarted on its device and the case tried once more there (the death may have come from
-// outside) before the crash is recorded: no case is lost.
+// takes the next case as soon as it is free, so a slow case never stalls the others; the cases of
+// one reference group it takes together and runs back to back. Several workers on one GPU run
+// cases side by side only while their device memory fits together (memory_admission.hpp). A
+// verdict must not depend on what ran beside it: a case the model expects to go wrong (a refused
+// launch, a wrapping index) runs alone, and a case that did not pass beside others (out of
+// memory, a fault reaching it from another context, a wrong result) runs again alone, and that
+// verdict is its own. A worker that dies without a reply is restarted on its device and the case
+// tried once more there (the death may have come from outside) before the crash is recorded: no
+// case is lost.
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,10 +19,14 @@
 
 namespace gridfuzz {
 
-// What a case asks of its GPU when cases share it.
+// What a case asks of its GPU when cases share it, and of its worker.
 struct CaseNeed {
   std::uint64_t bytes = 0;  // device memory (runner.hpp, case_device_need)
   bool alone = false;       // nothing may run beside it
+  // Cases next to each other in the input with the same nonzero group (and the same `alone`) are
+  // one worker's, back to back, under one admission: each but the last asks the worker to keep
+  // its split reference for the next (shared_reference.hpp). 0: a case of its own.
+  std::uint64_t reference_group = 0;
 };
 
 struct WorkerPoolOptions {

@@ -1,6 +1,8 @@
 #pragma once
 // The pipe protocol between gridfuzz and its worker process.
-//   parent -> worker:  "CASE <replay>\n"
+//   parent -> worker:  "CASE <replay>\n", or "CASE-KEEP-REFERENCE <replay>\n" when the next case
+//                      is of the same shape: the worker keeps this case's split reference for it
+//                      (shared_reference.hpp)
 //   worker -> parent:  "RECORD <byte length>\n<encoded CaseRecord>" (record_codec.hpp). A record
 //                      with context_lost set is the worker's last: it exits after sending it.
 #include <cstdio>
@@ -14,8 +16,17 @@ namespace gridfuzz {
 // Writes one reply to `out` and flushes. Returns false when the pipe is gone.
 bool write_record_reply(std::FILE* out, const CaseRecord& record);
 
-// Reads one request line ("CASE <replay>"), without the prefix; nullopt at end of input.
-std::optional<std::string> read_case_request(std::FILE* in);
+struct CaseRequest {
+  std::string replay;
+  bool keep_reference = false;  // the next request is of the same shape
+};
+
+// The request line, newline included: the one place that writes it.
+std::string case_request_line(const CaseRequest& request);
+
+// Reads one request line; nullopt at end of input. Throws std::runtime_error for a line that is
+// not a request.
+std::optional<CaseRequest> read_case_request(std::FILE* in);
 
 // Incremental parser of the worker's reply (the parent reads with a timeout, in chunks).
 class ReplyParser {
