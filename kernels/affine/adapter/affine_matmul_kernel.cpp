@@ -139,6 +139,8 @@ class AffineQmmCase final : public AffineMatmulCase {
     const MatmulBuffers b = matmul_buffers(bufs);
     for (const AffineLaunch& l : reference_launches(s_, limits)) launch_planned(l, s_, b, launcher, stream, true);
   }
+  // Buffers, inputs (AffineMatmulCase's) and the reference (reference_launches) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
 
  private:
   Variant variant_;

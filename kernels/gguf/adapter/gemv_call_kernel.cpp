@@ -117,6 +117,8 @@ class GemvCallCase final : public BoundCase {
                                              std::size_t count) const override {
     return gemv_call_cpu_reference(s_, bufs, seed, count);
   }
+  // Buffers, inputs and the reference's pieces (tiles_64 quantize, zchunk GEMV) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
 
  private:
   GemvArgs args(const BufferSet& bufs) const {

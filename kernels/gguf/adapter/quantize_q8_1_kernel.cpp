@@ -52,6 +52,8 @@ class QuantizeQ8_1Case final : public BoundCase {
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     fill_activations(bufs.as<float>("x"), rows_ * cols_, seed, stream);
   }
+  // Buffers, inputs and the reference (tiles_64 over row pieces) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
     launch_quantize_q8_1(geometry_, bufs.as<float>("x"), bufs.as<int>("q8_1"), rows_, cols_, limits, launcher, stream,

@@ -94,6 +94,8 @@ class MlxMatmulCase final : public affine::AffineMatmulCase {
     const DevicePointers ptrs = device_pointers(bufs);
     run_split_reference(s_, limits, &ptrs, launching_sink(launcher, stream, true));
   }
+  // Buffers, inputs (AffineMatmulCase's) and the reference (run_split_reference) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
 
  private:
   // The call's buffers (matmul_buffers) as the void pointers MLX's host code takes.

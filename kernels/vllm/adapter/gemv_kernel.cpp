@@ -75,6 +75,8 @@ class GemvCase final : public BoundCase {
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     fill_scalar_call_inputs(s_, k_, seed, bufs, stream);
   }
+  // Buffers, inputs and the reference (the chunked call over token pieces) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
 
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {

@@ -87,6 +87,8 @@ class MoeMmqCase final : public BoundCase {
             "the split reference runs the same moe kernel in smaller grid.y chunks: every output element is summed "
             "by the same thread code in the same order: bit-exact"};
   }
+  // Buffers, inputs and the reference (reference_call: chunked, in grid.y pieces) are the shape's.
+  bool reference_same_for_every_variant() const override { return true; }
 
   void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const override {
     const MoeCallShape& s = s_;
