@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Two questions the evidence jobs ask of sweep CSVs, in one place (stdlib only).
+
+  rows.py same A.csv B.csv [--exclude DONE.csv]
+      Rows of A and B with the same case id: do they agree in every column but the times, the run
+      and the tier? Prints one line of counts, the verdicts, and up to 20 differences.
+  rows.py phases CSV [--exclude DONE.csv]
+      Per tier: rows, case seconds and the phase times (seconds); and the rows whose split
+      reference was taken from the case before (reference_ms 0 with the oracle compared).
+
+--exclude leaves out the rows whose case id is in DONE.csv (the rows a --resume found there).
+"""
+import argparse
+import csv
+import sys
+
+TIMES = {"run_id", "tier", "started", "time_ms_median", "time_ms_min", "time_ms_max", "samples", "gbps",
+         "kernel_ms_median", "kernel_ms_min", "kernel_ms_max", "kernels_per_call", "plan_ms", "alloc_ms", "fill_ms",
+         "call_ms", "reference_ms", "compare_ms", "cpu_ms", "timing_ms", "case_ms", "worker_ms"}
+PHASES = ["plan_ms", "alloc_ms", "fill_ms", "call_ms", "reference_ms", "compare_ms", "cpu_ms", "case_ms", "worker_ms"]
+
+
+def read(path, exclude):
+    with open(path, newline="") as f:
+        return {r["case_id"]: r for r in csv.DictReader(f) if r["case_id"] not in exclude}
+
+
+def ms(row, column):
+    return float(row.get(column) or 0)
+
+
+def same(a, b):
+    common = sorted(set(a) & set(b))
+    diff = [(i, c) for i in common for c in a[i] if c not in TIMES and a[i][c] != b[i].get(c)]
+    print(f"same: {len(a)} rows in A, {len(b)} in B, {len(common)} in common, {len({i for i, _ in diff})} differing"
+          f" (every column but the times), over {len({a[i]['kernel'] for i in common})} kernels,"
+          f" {len({(a[i]['kernel'], a[i]['variant']) for i in common})} kernel x variant,"
+          f" {len({a[i]['tier'] for i in common})} tiers")
+    verdicts = {}
+    for i in common:
+        verdicts[a[i]["verdict"]] = verdicts.get(a[i]["verdict"], 0) + 1
+    print("verdicts in common:", verdicts)
+    for i, c in diff[:20]:
+        print("  differs:", a[i]["replay"], c, repr(a[i][c]), "vs", repr(b[i].get(c)))
+
+
+def phases(rows):
+    tiers = {}
+    for r in rows.values():
+        t = tiers.setdefault(r["tier"], {"rows": 0, "shared": 0, **{p: 0.0 for p in PHASES}})
+        t["rows"] += 1
+        for p in PHASES:
+            t[p] += ms(r, p) / 1000
+        if r["oracle"].startswith("split:") and ms(r, "reference_ms") == 0:
+            t["shared"] += 1
+    for name, t in tiers.items():
+        print(f"tier {name}: {t['rows']} rows, {t['shared']} with the reference of the case before;"
+              + "".join(f" {p[:-3]} {t[p]:.1f} s" for p in PHASES))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["same", "phases"])
+    ap.add_argument("csv", nargs="+")
+    ap.add_argument("--exclude")
+    args = ap.parse_args()
+    exclude = set(read(args.exclude, set())) if args.exclude else set()
+    if args.what == "same":
+        if len(args.csv) != 2:
+            ap.error("same takes two CSVs")
+        same(read(args.csv[0], exclude), read(args.csv[1], exclude))
+    else:
+        for path in args.csv:
+            phases(read(path, exclude))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
