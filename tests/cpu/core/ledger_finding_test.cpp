@@ -119,5 +119,39 @@ TEST(LedgerFinding, TheCheckedInLedgerNamesFindingsThatExist) {
                                                 "mlx.gather_qmm chunked mlx.md#finding-6"}));
 }
 
+// llama-cpp.md finding 3 in the checked-in ledger: every fault of it seen on the H200 is expected
+// (the scratch's end at or within the tile loader's over-read below a 2 MiB multiple), and a
+// fault where the over-read cannot reach one is not.
+TEST(LedgerFinding, TheCheckedInFinding3EntryExpectsEveryFaultSeenOnTheH200AndNoOther) {
+  const Ledger l = Ledger::load(std::string(GRIDFUZZ_SOURCE_DIR) + "/properties/known-failures.txt");
+  const auto mmq = [&](const char* proj, int tokens, int top_k, int cols) {
+    const ConditionLookup at = case_condition_lookup({{"op", "mul_mat_id"}, {"proj", proj}, {"tokens", std::to_string(tokens)},
+                                                      {"top_k", std::to_string(top_k)}, {"cols", std::to_string(cols)}},
+                                                     "accept", "fault:worker-signal 6 (Aborted)", "safe");
+    return l.known_failure("llamacpp.mmq", "upstream", FailureKind::fault, at) != nullptr;
+  };
+  // 2026-11-30: the scratch a multiple of 2 MiB (DeepSeek-V3 gate/up at 4096 and 32768 tokens, the
+  // 4096-hidden bank at 2048).
+  EXPECT_TRUE(mmq("gate_up", 4096, 8, 7168));
+  EXPECT_TRUE(mmq("gate_up", 32768, 8, 7168));
+  EXPECT_TRUE(mmq("gate_up", 2048, 8, 4096));
+  // 2026-12-03 (evidence/2026-12-03-h200-shared-reference, run3): 4608 and 6144 bytes below one.
+  EXPECT_TRUE(mmq("gate_up", 2340, 1, 7168));
+  EXPECT_TRUE(mmq("gate_up", 1365, 8, 2048));
+  EXPECT_TRUE(mmq("down", 585, 2, 14336));
+  // Not where the over-read cannot reach a boundary: 512 KiB below one (DeepSeek-V3 gate/up at 512
+  // tokens), 18432 bytes below, a down projection whose 8 rows of padding cover it.
+  EXPECT_FALSE(mmq("gate_up", 512, 8, 7168));
+  EXPECT_FALSE(mmq("down", 1023, 8, 2048));
+  // 17792 bytes below one: within the gate/up over-read, not within a down projection's at top_k
+  // 8, whose 8 rows of padding take 8 x 144 bytes off it.
+  EXPECT_TRUE(mmq("gate_up", 1805, 8, 128));
+  EXPECT_FALSE(mmq("down", 1805, 8, 128));
+  EXPECT_FALSE(l.known_failure("llamacpp.mmq", "upstream", FailureKind::fault,
+                               case_condition_lookup({{"op", "mul_mat"}, {"tokens", "4096"}, {"top_k", "8"}, {"cols", "7168"}},
+                                                     "accept", "fault", "safe")))
+      << "a dense matmul has no such scratch";
+}
+
 }  // namespace
 }  // namespace gridfuzz
