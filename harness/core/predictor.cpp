@@ -68,6 +68,19 @@ LaunchVerdict predict_launch(const LaunchSpec& l, const DeviceLimits& lim) {
 
 std::string Prediction::index_wrap() const { return index_wrap_of(*this).to_string(); }
 
+const IndexVerdict* Prediction::riskiest_index() const {
+  const IndexVerdict* best = nullptr;
+  double best_ratio = -1;
+  for (const auto& iv : indices) {
+    const double ratio = static_cast<double>(iv.max_value) / static_cast<double>(iv.limit);
+    if (ratio > best_ratio) {
+      best_ratio = ratio;
+      best = &iv;
+    }
+  }
+  return best;
+}
+
 Prediction predict(const LaunchPlan& plan, const DeviceLimits& limits) {
   Prediction p;
   for (const auto& r : plan.indices) p.indices.push_back(check_index(r));

@@ -5,26 +5,12 @@
 namespace gridfuzz {
 namespace {
 
-// The index closest to (or furthest past) its type's limit.
-const IndexVerdict* riskiest_index(const Prediction& p) {
-  const IndexVerdict* best = nullptr;
-  double best_ratio = -1;
-  for (const auto& iv : p.indices) {
-    const double ratio = static_cast<double>(iv.max_value) / static_cast<double>(iv.limit);
-    if (ratio > best_ratio) {
-      best_ratio = ratio;
-      best = &iv;
-    }
-  }
-  return best;
-}
-
 PlanSummary summarize(const LaunchPlan& plan, const Prediction& prediction) {
   PlanSummary s;
   s.launches = plan.launches.size();
   if (const LaunchSpec* l = representative_launch(plan, prediction))
     s.launch = LaunchSummary{l->grid, l->block, l->dynamic_smem_bytes + l->func.static_smem_bytes, l->func.num_regs};
-  if (const IndexVerdict* iv = riskiest_index(prediction)) {
+  if (const IndexVerdict* iv = prediction.riskiest_index()) {
     s.max_index = iv->max_value;
     for (const auto& range : plan.indices)
       if (range.name == iv->name) s.index_type = range.type;

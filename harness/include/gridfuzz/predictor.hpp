@@ -44,6 +44,8 @@ struct Prediction {
   std::vector<IndexVerdict> indices;
   std::string index_wrap() const;      // "safe" or "wrap:<name>" (first wrapping index)
   bool accepted() const { return outcome == "accept"; }
+  // The index closest to (or furthest past) its type's limit; null when the plan declares none.
+  const IndexVerdict* riskiest_index() const;
 };
 
 Prediction predict(const LaunchPlan& plan, const DeviceLimits& limits);
