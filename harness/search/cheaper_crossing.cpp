@@ -1,6 +1,7 @@
 #include "gridfuzz/search/cheaper_crossing.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -22,27 +23,90 @@ struct PointSignature {
   bool operator==(const PointSignature&) const = default;
 };
 
-PointSignature signature_at(const Kernel& k, const std::string& variant, const Params& p, const ModelBoundary& crossing,
-                            const DeviceLimits& limits) {
-  PointSignature s;
-  if (k.check(p)) return s;
+// The model's boundary at a point, beyond its prediction: the launches' shapes and the riskiest
+// index. Compared in part (model_boundary_kept): only the grid dimensions that turn.
+struct PointGeometry {
+  std::vector<Dim3> grids, blocks;
+  std::vector<std::uint64_t> smem;
+  std::string riskiest_index;
+  u128 riskiest_max = 0;
+};
+
+struct Point {
+  PointSignature signature;
+  PointGeometry geometry;
+};
+
+Point point_at(const Kernel& k, const std::string& variant, const Params& p, const ModelBoundary& crossing,
+               const DeviceLimits& limits) {
+  Point out;
+  PointSignature& s = out.signature;
+  if (k.check(p)) return out;
   s.valid = true;
   const std::unique_ptr<BoundCase> bound = bind_case(k, p, variant);
   const LaunchPlan plan = bound->plan(limits);
   const Prediction prediction = predict(plan, limits);
   s.outcome = prediction.outcome;
   s.wrap = prediction.index_wrap();
-  for (const LaunchSpec& l : plan.launches) s.launches.push_back(l.name);
+  for (const LaunchSpec& l : plan.launches) {
+    s.launches.push_back(l.name);
+    out.geometry.grids.push_back(l.grid);
+    out.geometry.blocks.push_back(l.block);
+    out.geometry.smem.push_back(l.dynamic_smem_bytes);
+  }
+  if (const IndexVerdict* riskiest = prediction.riskiest_index()) {
+    out.geometry.riskiest_index = riskiest->name;
+    out.geometry.riskiest_max = riskiest->max_value;
+  }
   if (crossing.threshold > 0)
     s.size_over = call_size_named(k, variant, p, limits, crossing.signal) >= crossing.threshold;
-  return s;
+  return out;
+}
+
+// Per launch, which grid dimensions (x, y, z) take more than one value over the crossing's valid
+// points: those are the crossing's own. With fewer than two valid points, every dimension is.
+std::vector<std::array<bool, 3>> turning_dimensions(const std::vector<Point>& points) {
+  std::vector<const Point*> valid;
+  for (const Point& p : points)
+    if (p.signature.valid) valid.push_back(&p);
+  std::vector<std::array<bool, 3>> turning;
+  if (valid.empty()) return turning;
+  const std::size_t launches = valid.front()->geometry.grids.size();
+  turning.assign(launches, {valid.size() < 2, valid.size() < 2, valid.size() < 2});
+  for (const Point* p : valid)
+    for (std::size_t i = 0; i < launches && i < p->geometry.grids.size(); ++i) {
+      const Dim3& a = valid.front()->geometry.grids[i];
+      const Dim3& b = p->geometry.grids[i];
+      turning[i][0] = turning[i][0] || a.x != b.x;
+      turning[i][1] = turning[i][1] || a.y != b.y;
+      turning[i][2] = turning[i][2] || a.z != b.z;
+    }
+  return turning;
+}
+
+// Every point keeps the model's boundary: blocks, shared memory, the turning grid dimensions and
+// the riskiest index. The launches' names are already equal (PointSignature).
+bool model_boundary_kept(const std::vector<Point>& wanted, const std::vector<Point>& candidate,
+                         const std::vector<std::array<bool, 3>>& turning) {
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    const PointGeometry& a = wanted[i].geometry;
+    const PointGeometry& b = candidate[i].geometry;
+    if (a.blocks != b.blocks || a.smem != b.smem || a.riskiest_index != b.riskiest_index || a.riskiest_max != b.riskiest_max)
+      return false;
+    for (std::size_t l = 0; l < a.grids.size() && l < turning.size(); ++l) {
+      if (turning[l][0] && a.grids[l].x != b.grids[l].x) return false;
+      if (turning[l][1] && a.grids[l].y != b.grids[l].y) return false;
+      if (turning[l][2] && a.grids[l].z != b.grids[l].z) return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
 
 Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
-                              const std::set<std::string>& fixed_axes, std::uint64_t above_bytes) {
+                              const std::set<std::string>& model_axes, std::uint64_t above_bytes) {
   const auto axes = k.axes();
   const auto crossing_axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == crossing.axis; });
   if (crossing_axis == axes.end()) return start;
@@ -61,24 +125,32 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
     if (k.check(q)) return std::nullopt;
     return case_device_bytes(k, q);
   };
-  auto signatures = [&](const Params& p) {
+  auto points = [&](const Params& p) {
+    std::vector<Point> out;
+    for (const std::int64_t v : values) out.push_back(point_at(k, variant, at(p, v), crossing, limits));
+    return out;
+  };
+  auto signatures = [](const std::vector<Point>& ps) {
     std::vector<PointSignature> out;
-    for (const std::int64_t v : values) out.push_back(signature_at(k, variant, at(p, v), crossing, limits));
+    for (const Point& p : ps) out.push_back(p.signature);
     return out;
   };
   const auto start_cost = cost(start);
   if (!start_cost || *start_cost <= above_bytes) return start;
-  const std::vector<PointSignature> wanted = signatures(start);
+  const std::vector<Point> wanted_points = points(start);
+  const std::vector<PointSignature> wanted = signatures(wanted_points);
   // What a wrapping index does depends on the data it reaches, which the model does not know: at a
   // lowered axis the same predicted wrap left vllm.quantize_q8_1's output right at one column
   // (evidence/2026-12-02-h200-cheaper, run3). A crossing with a wrap among its points stays as found.
   if (std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; }))
     return start;
+  const std::vector<std::array<bool, 3>> turning = turning_dimensions(wanted_points);
 
   Params best = start;
   std::uint64_t best_cost = *start_cost;
   for (const AxisSpec& axis : axes) {
-    if (axis.is_choice() || axis.name == crossing.axis || fixed_axes.contains(axis.name)) continue;
+    if (axis.is_choice() || axis.name == crossing.axis) continue;
+    const bool model_axis = model_axes.contains(axis.name);
     std::int64_t now = 0;
     try {
       now = static_cast<std::int64_t>(best.get_u64(axis.name));
@@ -93,7 +165,10 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
       const auto candidate = valid_params_at(k, best, axis, value);
       if (!candidate || candidate->get_u64(axis.name) >= static_cast<std::uint64_t>(now)) continue;
       const auto c = cost(*candidate);
-      if (!c || *c >= best_cost || signatures(*candidate) != wanted) continue;
+      if (!c || *c >= best_cost) continue;
+      const std::vector<Point> moved = points(*candidate);
+      if (signatures(moved) != wanted) continue;
+      if (model_axis && !model_boundary_kept(wanted_points, moved, turning)) continue;
       best = *candidate;
       best_cost = *c;
       break;  // the smallest value tried that keeps the crossing

@@ -74,34 +74,43 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     if (run_variants.empty()) continue;
 
     // Every start shape's boundaries, for every variant; the points (start shape, axis value)
-    // are shared by all variants.
+    // are run by every variant but those a point names in `skip` (below).
     std::map<std::string, std::vector<ModelBoundary>> boundaries;  // by variant
-    std::vector<std::pair<int, Params>> points;                     // (tier, shape)
-    std::vector<Params> speed_points;                               // the start shapes, for kSpeed
+    struct Point {
+      int tier;
+      Params params;
+      std::set<std::string> skip;  // variants that test this point's crossing at a cheaper shape
+    };
+    std::vector<Point> points;
+    std::vector<Params> speed_points;  // the start shapes, for kSpeed
+    std::set<std::string> every_axis;
+    for (const AxisSpec& a : axes) every_axis.insert(a.name);
     for (const StartShape& start : start_shapes(*k, options, plan.notes)) {
       speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
-      points.emplace_back(from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params);
+      points.push_back({from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params, {}});
       // Each variant's crossings, each at its shape (cheaper_crossing.hpp): a big case's crossing at
-      // its cheaper shape. A model boundary keeps the profile's own values: it is that model's
-      // boundary. A size crossing is model-blind: the profile gives where along the axis it lies,
-      // and the axes its size does not depend on (the hidden size, for an output-size crossing) may move.
+      // its cheaper shape. A model boundary keeps the model's boundary: a profile's own value moves
+      // only where every point keeps its blocks, turning grid dimensions and riskiest index. A size
+      // crossing is model-blind: the profile gives where along the axis it lies, and the axes its
+      // size does not depend on (the hidden size, for an output-size crossing) may move.
       struct PlannedCrossing {
         int tier;
         ModelBoundary b;
         Params base;
+        std::string variant;
       };
       std::vector<PlannedCrossing> crossings;
+      const bool weigh = options.cheaper_crossing_above_bytes != UINT64_MAX;  // --crossings-as-found: nothing to weigh
       auto add_crossings = [&](const std::vector<ModelBoundary>& found, int tier, const std::string& variant) {
         for (const ModelBoundary& b : found) {
           if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
           const bool size_tier = tier == kDefaultSizes || tier == kProfileSizes;
-          Params base = options.cheaper_crossing_above_bytes == UINT64_MAX  // --crossings-as-found: nothing to weigh
-                            ? start.params
-                            : cheaper_crossing_start(*k, variant, start.params, b, limits,
-                                                     size_tier ? std::set<std::string>{} : start.fixed_axes,
-                                                     options.cheaper_crossing_above_bytes);
-          crossings.push_back({tier, b, std::move(base)});
+          Params base = weigh ? cheaper_crossing_start(*k, variant, start.params, b, limits,
+                                                       size_tier ? std::set<std::string>{} : start.fixed_axes,
+                                                       options.cheaper_crossing_above_bytes)
+                              : start.params;
+          crossings.push_back({tier, b, std::move(base), variant});
         }
       };
       for (const std::string& variant : variants) {
@@ -114,17 +123,39 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         mine.insert(mine.end(), sizes.begin(), sizes.end());
       }
       // Every variant runs every point. Where one variant's crossing stays at the start shape (a wrap
-      // among its points), its cases there test every variant at that crossing, and another
-      // variant's cheaper shape of the same crossing would only test it again, at the cost of a
-      // second big case (gguf.moe_vec at 381301 tokens: 17-23 s a case, evidence/2026-12-02-h200-two-points).
-      std::set<std::pair<std::string, std::int64_t>> at_start;  // (axis, first_bad)
+      // among its points, or nothing that moves), its cases there test every variant at that
+      // crossing. Another variant whose own crossing of the same point moved runs it there too
+      // (its cheaper shape would only test it again), unless its crossing also moves with the
+      // model's boundary kept for every axis (cheaper_crossing.hpp: blocks, turning grid dimensions,
+      // riskiest index): then it runs at that shape, and the start shape's points skip it. The big
+      // start shapes are where the time goes: in the defaults' tier 723 of 769 case-seconds were
+      // variants that pass beside one that wraps (evidence/2026-12-03-h200-shared-reference, run2).
+      using Key = std::pair<std::string, std::int64_t>;  // (axis, first_bad)
+      std::map<Key, std::set<std::string>> stays;        // variants whose crossing there stays at start
       for (const PlannedCrossing& c : crossings)
-        if (c.base == start.params) at_start.emplace(c.b.axis, c.b.first_bad);
+        if (c.base == start.params) stays[{c.b.axis, c.b.first_bad}].insert(c.variant);
+      std::map<Key, std::set<std::string>> moves_away;   // variants that test that crossing elsewhere
+      for (PlannedCrossing& c : crossings) {
+        const Key key{c.b.axis, c.b.first_bad};
+        if (c.base == start.params || !stays.contains(key)) continue;
+        Params strict = cheaper_crossing_start(*k, c.variant, start.params, c.b, limits, every_axis,
+                                               options.cheaper_crossing_above_bytes);
+        if (strict == start.params || stays[key].contains(c.variant)) {
+          c.base = start.params;  // runs the start shape's points, as every variant does
+          continue;
+        }
+        c.base = std::move(strict);
+        moves_away[key].insert(c.variant);
+      }
       for (const PlannedCrossing& c : crossings) {
         const ModelBoundary& b = c.b;
+        const Key key{b.axis, b.first_bad};
+        std::set<std::string> skip;
         if (c.base != start.params) {
-          if (at_start.contains({b.axis, b.first_bad})) continue;
+          if (stays.contains(key) && !moves_away[key].contains(c.variant)) continue;
           ++plan.cheaper_crossings;
+        } else if (const auto away = moves_away.find(key); away != moves_away.end()) {
+          skip = away->second;
         }
         const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == b.axis; });
         // A crossing still big at its cheaper shape costs seconds a point (a 2^32-element output:
@@ -132,7 +163,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         // it is tested where it turns, at the last value before and the first after, as a narrow
         // width is (size_crossings.cpp). As found, every point is planned.
         int before = b.before, after = b.after;
-        if (options.cheaper_crossing_above_bytes != UINT64_MAX) {
+        if (weigh) {
           Params turn = c.base;
           turn.set(b.axis, std::to_string(b.first_bad));
           if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
@@ -143,28 +174,43 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
           if (v < axis->min || v > axis->max) continue;
           Params p = c.base;
           p.set(b.axis, std::to_string(v));
-          points.emplace_back(c.tier, std::move(p));
+          points.push_back({c.tier, std::move(p), skip});
         }
       }
     }
-    // Valid points, once each (at their most telling tier), that fit in the device's memory.
-    std::stable_sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // Valid points, once each (at their most telling tier), that fit in the device's memory. A
+    // point planned more than once skips only the variants every one of its plans skips.
+    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.tier < b.tier; });
     struct Kept {
       int tier;
       std::uint64_t bytes;
       Params params;
+      std::set<std::string> skip;
     };
     std::vector<Kept> kept;
-    std::set<std::string> seen;
-    for (auto& [tier, p] : points) {
-      if (k->check(p) || !seen.insert(p.to_string()).second) continue;
-      const std::uint64_t need = case_device_bytes(*k, p);
+    std::map<std::string, std::size_t> seen;  // params -> index in kept
+    std::set<std::string> refused;
+    for (Point& point : points) {
+      const std::string text = point.params.to_string();
+      if (const auto it = seen.find(text); it != seen.end()) {
+        std::set<std::string>& skip = kept[it->second].skip;
+        std::erase_if(skip, [&](const std::string& v) { return !point.skip.contains(v); });
+        continue;
+      }
+      if (refused.contains(text)) continue;
+      if (k->check(point.params)) {
+        refused.insert(text);
+        continue;
+      }
+      const std::uint64_t need = case_device_bytes(*k, point.params);
       if (limits.total_mem_bytes > 0 && need > limits.total_mem_bytes) {
         ++over_memory;
         largest_over = std::max(largest_over, need);
+        refused.insert(text);
         continue;
       }
-      kept.push_back({tier, need, std::move(p)});
+      seen.emplace(text, kept.size());
+      kept.push_back({point.tier, need, std::move(point.params), std::move(point.skip)});
     }
     // The speed tier keeps its own copy of each start shape (the boundary tiers have it too: a
     // sweep of both runs it once).
@@ -173,19 +219,20 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       if (k->check(p) || !speed_seen.insert(p.to_string()).second) continue;
       const std::uint64_t need = case_device_bytes(*k, p);
       if (limits.total_mem_bytes > 0 && need > limits.total_mem_bytes) continue;  // counted above
-      kept.push_back({kSpeed, need, std::move(p)});
+      kept.push_back({kSpeed, need, std::move(p), {}});
     }
     // Within a tier, the smallest shapes first: a time budget then cuts the few huge cases (a
     // 786k-token GEMV runs for seconds) and keeps the many boundary points that cost little.
     std::stable_sort(kept.begin(), kept.end(),
                      [](const Kept& a, const Kept& b) { return std::tie(a.tier, a.bytes) < std::tie(b.tier, b.bytes); });
-    for (const Kept& c : kept) shapes_per_tier[c.tier] += run_variants.size();
     for (const std::string& variant : run_variants) {
       SweepTarget t;
       t.kernel = k;
       t.variant = variant;
       t.boundaries = boundaries[variant];
       for (const Kept& c : kept) {
+        if (c.skip.contains(variant)) continue;
+        ++shapes_per_tier[c.tier];
         t.boundary_cases.push_back(Case{k->name(), variant, c.params, 1});
         t.tiers.push_back(c.tier);
       }

@@ -2,6 +2,7 @@
 // (every planned point keeps its prediction and its side of the width) at a fraction of the bytes.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -21,12 +22,14 @@ namespace {
 // enters the bytes of x and w, not the output or the grid.
 class GemmCase final : public test::HostOnlyCase {
  public:
-  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out)
-      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out) {}
+  // x_index64: the plan declares x's index, tokens * cols - 1, in 64 bits (it never wraps).
+  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out, bool x_index64 = false)
+      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out), x_index64_(x_index64) {}
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
     plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
     if (int32_out_) plan.indices.push_back({"out_index", static_cast<u128>(tokens_) * rows_ - 1, IndexType::int32});
+    if (x_index64_) plan.indices.push_back({"x_index", static_cast<u128>(tokens_) * cols_ - 1, IndexType::int64});
     return plan;
   }
   std::vector<BufferSpec> buffers() const override {
@@ -37,19 +40,19 @@ class GemmCase final : public test::HostOnlyCase {
 
  private:
   std::uint64_t tokens_, rows_, cols_;
-  bool int32_out_;
+  bool int32_out_, x_index64_;
 };
 
 class GemmKernel : public Kernel {
  public:
   // int32_out: the output is indexed by tokens * rows in int32 (wraps past 2^31 elements).
   explicit GemmKernel(bool int32_out = false) : int32_out_(int32_out) {}
-  // Two variants: `int32` forms the output index in int32, `wide` in 64 bits; rows by default
-  // `rows` (one not a power of two puts that index's wrap and the output's 2^31 elements at one
-  // token count).
+  // Variants: `int32` forms the output index in int32, `wide` in 64 bits, `wide_x` too and
+  // declares x's 64-bit index; rows by default `rows` (one not a power of two puts the int32
+  // index's wrap and the output's 2^31 elements at one token count).
   static GemmKernel int32_and_wide(std::string rows) {
     GemmKernel k;
-    k.variants_ = {"int32", "wide"};
+    k.variants_ = {"int32", "wide", "wide_x"};
     k.rows_ = std::move(rows);
     return k;
   }
@@ -64,7 +67,7 @@ class GemmKernel : public Kernel {
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
     return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"),
-                                      variant == "int32" || (variant == "only" && int32_out_));
+                                      variant == "int32" || (variant == "only" && int32_out_), variant == "wide_x");
   }
 
  private:
@@ -131,15 +134,33 @@ TEST(CheaperCrossing, ASizeCrossingKeepsTheAxesOfItsSize) {
   expect_same_points(k, w31, start, cheaper, limits);
 }
 
-TEST(CheaperCrossing, ASmallCaseAndAFixedAxisStayAsTheyAre) {
+TEST(CheaperCrossing, ASmallCaseStaysAsFound) {
   GemmKernel k;
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
   const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
   EXPECT_EQ(cheaper_crossing_start(k, "only", start, grid_y, limits, {}, UINT64_MAX), start) << "under the bytes: as found";
-  const Params kept = cheaper_crossing_start(k, "only", start, grid_y, limits, {"cols"});
-  EXPECT_EQ(kept.get("cols"), "8192") << "a profile's own values are not moved";
-  EXPECT_EQ(kept.get("rows"), "64");
+}
+
+TEST(CheaperCrossing, AModelsOwnValueMovesOnlyWhereTheModelsBoundaryStays) {
+  GemmKernel k(/*int32_out=*/true);
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // grid.y = tokens turns at 65536; the riskiest index is tokens * rows - 1 (2^28 there, safe).
+  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
+  const Params free = cheaper_crossing_start(k, "only", start, grid_y, limits, {});
+  EXPECT_EQ(free.get("rows"), "64") << "a plain axis moves wherever the prediction stays";
+  const Params model = cheaper_crossing_start(k, "only", start, grid_y, limits, {"rows", "cols"});
+  EXPECT_EQ(model.get("rows"), "4096") << "rows is in the riskiest index: the model's value stays";
+  EXPECT_EQ(model.get("cols"), "32") << "cols is in no grid dimension and no index: it only multiplies the work";
+  expect_same_points(k, grid_y, start, model, limits);
+  for (const std::int64_t tokens : {65535, 65536}) {
+    const Prediction a = predict(k.bind(with(start, "tokens", tokens), "only")->plan(limits), limits);
+    const Prediction b = predict(k.bind(with(model, "tokens", tokens), "only")->plan(limits), limits);
+    ASSERT_NE(a.riskiest_index(), nullptr);
+    ASSERT_NE(b.riskiest_index(), nullptr);
+    EXPECT_EQ(a.riskiest_index()->max_value, b.riskiest_index()->max_value) << "at " << tokens << " tokens";
+  }
 }
 
 TEST(CheaperCrossing, ACrossingWithAWrapAmongItsPointsStaysAsFound) {
@@ -198,7 +219,7 @@ TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
   EXPECT_TRUE(as_found.contains("524291"));
 }
 
-TEST(CheaperCrossing, ACrossingOneVariantKeepsAtItsStartIsNotPlannedAtAnotherVariantsCheaperShapeToo) {
+TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheaperOnlyWithTheModelsBoundaryKept) {
   const GemmKernel k = GemmKernel::int32_and_wide("4032");
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
@@ -207,14 +228,24 @@ TEST(CheaperCrossing, ACrossingOneVariantKeepsAtItsStartIsNotPlannedAtAnotherVar
   const ModelBoundary out31 = find(size_crossings(k, "wide", start, limits), "size:buffer out elements >= 2^31");
   ASSERT_EQ(wrap.first_bad, 532611);
   ASSERT_EQ(out31.first_bad, 532611);
-  // Alone, the wide variant's crossing would move to a cheaper cols (out does not depend on it);
-  // the int32 variant's stays at the start shape (a wrap among its points).
-  ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, {}).get("cols"), "32");
+  // The int32 variant's crossing stays at the start shape (a wrap among its points). The wide
+  // variant's moves to a cheaper cols (out does not depend on it) even with the model's boundary
+  // kept for every axis: its grid turns in y alone, and it declares no index. wide_x declares x's
+  // index, tokens * cols - 1: with every axis held to the model's boundary, cols stays.
   ASSERT_EQ(cheaper_crossing_start(k, "int32", start, wrap, limits, {}), start);
-  // Both variants run the start shape's cases at that crossing: the cheaper shape would only repeat it.
-  std::set<std::string> cols_at_crossing;
+  std::set<std::string> every_axis{"tokens", "rows", "cols"};
+  ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, every_axis).get("cols"), "32");
+  ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, {}).get("cols"), "32");
+  ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, every_axis), start);
+  // So the wide variant tests that crossing at cols 32 only; int32 and wide_x at the start shape,
+  // and the cheap points too (every variant runs every point it does not skip).
+  std::map<std::string, std::set<std::string>> cols_at_crossing;  // by variant
   const SweepPlan plan = plan_sweep({&k}, limits);
-  for (const Case& c : plan.targets.at(0).boundary_cases)
-    if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611") cols_at_crossing.insert(c.params.get("cols"));
-  EXPECT_EQ(cols_at_crossing, (std::set<std::string>{"8192"}));
+  for (const SweepTarget& t : plan.targets)
+    for (const Case& c : t.boundary_cases)
+      if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611")
+        cols_at_crossing[t.variant].insert(c.params.get("cols"));
+  EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
+  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32", "8192"}));
+  EXPECT_EQ(cols_at_crossing["wide_x"], (std::set<std::string>{"32", "8192"}));
 }

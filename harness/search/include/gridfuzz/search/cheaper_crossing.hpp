@@ -20,17 +20,21 @@ namespace gridfuzz {
 // their crossings are tested at the start shape as found.
 inline constexpr std::uint64_t kCheaperCrossingAboveBytes = std::uint64_t{1} << 30;
 
-// `start` with each integer axis that is not the crossing's own axis and not in `fixed_axes`
-// lowered, one after the other, to the smallest value tried (the axis minimum, then start >> 12
-// .. start >> 1) at which every planned point of the crossing (first_bad + d*step, d in
-// [-before, after]) is as valid as before and keeps its prediction (outcome, index wrap, the
-// launches' names: the same dispatch) and, for a size crossing, its side of the threshold, while
-// the case at first_bad needs fewer device bytes. `start` itself when the case at first_bad needs
+// `start` with each integer axis that is not the crossing's own axis lowered, one after the other,
+// to the smallest value tried (the axis minimum, then start >> 12 .. start >> 1) at which every
+// planned point of the crossing (first_bad + d*step, d in [-before, after]) is as valid as before
+// and keeps its prediction (outcome, index wrap, the launches' names: the same dispatch) and, for
+// a size crossing, its side of the threshold, while the case at first_bad needs fewer device bytes.
+// An axis in `model_axes` (a profile's own values: the model's shape) moves only where, besides,
+// every point keeps the model's boundary itself: each launch's block and shared memory, each grid
+// dimension that turns along the crossing, and the riskiest index (its name and largest value).
+// So a GEMV at a model's 10^5 tokens keeps its turning grid and its largest index, and loses
+// the rows or columns that only multiply its work. `start` itself when the case at first_bad needs
 // at most `above_bytes`, when a planned point predicts a wrapping index (whether a wrap shows
 // depends on the data it reaches), or when no axis can move.
 Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
-                              const std::set<std::string>& fixed_axes,
+                              const std::set<std::string>& model_axes,
                               std::uint64_t above_bytes = kCheaperCrossingAboveBytes);
 
 }  // namespace gridfuzz
