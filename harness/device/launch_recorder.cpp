@@ -13,6 +13,9 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "cupti_driver_params.hpp"
 #include "cupti_library.hpp"
@@ -108,15 +111,35 @@ std::string cupti_error(CUptiResult r) { return CuptiLibrary::get().error_string
 
 Dim3 dim3_of(const dim3& d) { return {d.x, d.y, d.z}; }
 
-FuncAttributes attributes_of(CUfunction f) {
+// A function's attributes are its compiled code's: read once and kept, because after a sticky fault
+// the driver answers no query, and a launch recorded then would lose its registers (the same case
+// showed `regs` 32 in one run and empty in another, evidence/2026-12-03-h200-shared-reference run1).
+// Only a complete answer is kept, so a function first seen after a fault is asked again next time;
+// the key has the symbol's name too, as an unloaded module's handle may be reused by another.
+FuncAttributes attributes_of(CUfunction f, const std::string& symbol) {
   FuncAttributes a;
   if (!f) return a;
+  static std::mutex cache_mutex;
+  static std::map<std::pair<CUfunction, std::string>, FuncAttributes> cache;
+  {
+    const std::lock_guard lock(cache_mutex);
+    if (const auto it = cache.find({f, symbol}); it != cache.end()) return it->second;
+  }
   int v = 0;
-  if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) a.num_regs = v;
+  bool complete = true;
+  if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) a.num_regs = v; else complete = false;
   if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS)
     a.static_smem_bytes = static_cast<std::uint64_t>(v);
+  else
+    complete = false;
   if (driver().cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS)
     a.max_threads_per_block = v;
+  else
+    complete = false;
+  if (complete) {
+    const std::lock_guard lock(cache_mutex);
+    cache.emplace(std::pair{f, symbol}, a);
+  }
   return a;
 }
 
@@ -151,7 +174,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     e.dynamic_smem_bytes = p.dynamic_smem_bytes;
     const CUfunction f = p.function;
     if (!e.enter) {
-      e.func = attributes_of(f);
+      e.func = attributes_of(f, e.symbol);
       e.result = static_cast<int>(*static_cast<const CUresult*>(info->functionReturnValue));
       if (e.result != CUDA_SUCCESS) e.result_name = error_name(static_cast<CUresult>(e.result));
     }

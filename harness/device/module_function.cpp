@@ -28,6 +28,10 @@ int function_attribute(CUfunction fn, CUfunction_attribute attr, const std::stri
 }  // namespace
 
 Function::Function(CUfunction fn, std::string name) : fn_(fn), name_(std::move(name)) {
+  attributes_.num_regs = function_attribute(fn_, CU_FUNC_ATTRIBUTE_NUM_REGS, name_, "num regs");
+  attributes_.static_smem_bytes = static_cast<std::uint64_t>(
+      function_attribute(fn_, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, name_, "static smem"));
+  attributes_.max_threads_per_block = function_attribute(fn_, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, name_, "max threads");
   default_max_dynamic_smem_ =
       function_attribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, name_, "max dynamic smem");
   current_max_dynamic_smem_ = default_max_dynamic_smem_;
@@ -62,15 +66,6 @@ Function Function::from_module(const Module& module, const std::string& name) {
   CUfunction f{};
   check(driver().cuModuleGetFunction(&f, module.get(), name.c_str()), "cuModuleGetFunction(" + name + ")");
   return Function(f, name);
-}
-
-FuncAttributes Function::attributes() const {
-  FuncAttributes a;
-  a.num_regs = function_attribute(fn_, CU_FUNC_ATTRIBUTE_NUM_REGS, name_, "num regs");
-  a.static_smem_bytes = static_cast<std::uint64_t>(
-      function_attribute(fn_, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, name_, "static smem"));
-  a.max_threads_per_block = function_attribute(fn_, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, name_, "max threads");
-  return a;
 }
 
 }  // namespace gridfuzz::device

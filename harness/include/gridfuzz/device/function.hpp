@@ -19,8 +19,10 @@ class Function {
 
   CUfunction get() const { return fn_; }
   const std::string& name() const { return name_; }
-  // registers, static smem, max threads per block (cuFuncGetAttribute)
-  FuncAttributes attributes() const;
+  // Registers, static smem, max threads per block (cuFuncGetAttribute), read once at
+  // construction: they are the compiled code's, and after a sticky fault the driver answers no
+  // query, so a launch made then is still recorded with them.
+  const FuncAttributes& attributes() const { return attributes_; }
   // The driver's default dynamic-smem ceiling for this function, read once at construction; the
   // launcher restores it after an opt-in launch so every launch is judged on its own request.
   int default_max_dynamic_smem() const { return default_max_dynamic_smem_; }
@@ -32,6 +34,7 @@ class Function {
   Function(CUfunction fn, std::string name);
   CUfunction fn_{};
   std::string name_;
+  FuncAttributes attributes_;
   int default_max_dynamic_smem_ = 0;
   mutable int current_max_dynamic_smem_ = 0;
 };
