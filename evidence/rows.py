@@ -5,13 +5,19 @@
       Rows of A and B with the same case id: do they agree in every column but the times, the run
       and the tier? Prints one line of counts, the verdicts, and up to 20 differences.
   rows.py phases CSV [--exclude DONE.csv]
-      Per tier: rows, case seconds and the phase times (seconds); and the rows whose split
-      reference was taken from the case before (reference_ms 0 with the oracle compared).
+      Per tier: rows, case seconds and the phase times (seconds); the rows whose split
+      reference was taken from the case before (reference_ms 0 with the oracle compared); and the
+      tier's wall time (its first row's start to its last row's end, by `started`, summed over the
+      runs of a resumed CSV, by run_id).
+  rows.py pick CSV --per N --out PICKED.csv [--max-case-ms MS]
+      Up to N rows of every kernel x variant x tier, spread evenly over that group's rows (those
+      whose case took at most MS): a sample to run again another way.
 
 --exclude leaves out the rows whose case id is in DONE.csv (the rows a --resume found there).
 """
 import argparse
 import csv
+import datetime
 import sys
 
 TIMES = {"run_id", "tier", "started", "time_ms_median", "time_ms_min", "time_ms_max", "samples", "gbps",
@@ -44,26 +50,65 @@ def same(a, b):
         print("  differs:", a[i]["replay"], c, repr(a[i][c]), "vs", repr(b[i].get(c)))
 
 
+def started(row):
+    text = row.get("started") or ""
+    try:
+        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
 def phases(rows):
     tiers = {}
     for r in rows.values():
-        t = tiers.setdefault(r["tier"], {"rows": 0, "shared": 0, **{p: 0.0 for p in PHASES}})
+        t = tiers.setdefault(r["tier"], {"rows": 0, "shared": 0, "runs": {}, **{p: 0.0 for p in PHASES}})
         t["rows"] += 1
         for p in PHASES:
             t[p] += ms(r, p) / 1000
         if r["oracle"].startswith("split:") and ms(r, "reference_ms") == 0:
             t["shared"] += 1
+        if (s := started(r)) is not None:
+            first, last = t["runs"].get(r["run_id"], (s, s))
+            t["runs"][r["run_id"]] = (min(first, s), max(last, s + ms(r, "case_ms") / 1000))
     for name, t in tiers.items():
+        wall = sum(last - first for first, last in t["runs"].values())
+        span = f"; wall {wall:.1f} s over {len(t['runs'])} run(s)" if t["runs"] else ""
         print(f"tier {name}: {t['rows']} rows, {t['shared']} with the reference of the case before;"
-              + "".join(f" {p[:-3]} {t[p]:.1f} s" for p in PHASES))
+              + "".join(f" {p[:-3]} {t[p]:.1f} s" for p in PHASES) + span)
+
+
+def pick(path, per, max_case_ms, out):
+    with open(path, newline="") as f:
+        reader = csv.DictReader(f)
+        fields = reader.fieldnames
+        groups = {}
+        for r in reader:
+            if ms(r, "case_ms") <= max_case_ms:
+                groups.setdefault((r["kernel"], r["variant"], r["tier"]), []).append(r)
+    picked = []
+    for rows in groups.values():
+        step = max(1, len(rows) / per)
+        picked += [rows[int(i * step)] for i in range(min(per, len(rows)))]
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows(picked)
+    print(f"pick: {len(picked)} rows of {len(groups)} kernel x variant x tier groups into {out}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["same", "phases"])
+    ap.add_argument("what", choices=["same", "phases", "pick"])
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--exclude")
+    ap.add_argument("--per", type=int, default=3)
+    ap.add_argument("--max-case-ms", type=float, default=float("inf"))
+    ap.add_argument("--out")
     args = ap.parse_args()
+    if args.what == "pick":
+        if len(args.csv) != 1 or not args.out:
+            ap.error("pick takes one CSV and --out")
+        return pick(args.csv[0], args.per, args.max_case_ms, args.out)
     exclude = set(read(args.exclude, set())) if args.exclude else set()
     if args.what == "same":
         if len(args.csv) != 2:
