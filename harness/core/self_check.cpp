@@ -22,8 +22,15 @@ bool selected_for_self_check(const Case& c, double share) {
   return fraction < share;
 }
 
-std::optional<FailureKind> after_self_check(const std::optional<FailureKind>& failure, std::uint64_t self_differ) {
+bool wants_reference_again(const std::optional<FailureKind>& failure, std::uint64_t self_differ) {
+  return failure == FailureKind::mismatch && self_differ == 0;
+}
+
+std::optional<FailureKind> after_self_check(const std::optional<FailureKind>& failure, std::uint64_t self_differ,
+                                            std::optional<std::uint64_t> reference_again,
+                                            std::uint64_t split_mismatches) {
   if (self_differ > 0) return FailureKind::nondeterministic;
+  if (reference_again && *reference_again != split_mismatches) return FailureKind::nondeterministic;
   return failure;
 }
 

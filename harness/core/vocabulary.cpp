@@ -373,9 +373,12 @@ std::string OracleResult::to_string() const {
 
 std::string OracleResult::self_check_text() const {
   if (!self_differ) return {};
-  if (*self_differ == 0) return "self:same";
-  std::string text = "self:differ:";
-  text += std::to_string(*self_differ);
+  std::string text = *self_differ == 0 ? "self:same" : "self:differ:";
+  if (*self_differ != 0) text += std::to_string(*self_differ);
+  if (reference_again) {
+    text += " ref-again:";
+    text += std::to_string(*reference_again);
+  }
   return text;
 }
 

@@ -124,6 +124,7 @@ std::string encode_record(const CaseRecord& r) {
   w.put_uint("cpu_ok", r.oracle.cpu_ok);
   w.put_uint("cpu_total", r.oracle.cpu_total);
   if (r.oracle.self_differ) w.put_uint("self_differ", *r.oracle.self_differ);  // absent: no self-check
+  if (r.oracle.reference_again) w.put_uint("reference_again", *r.oracle.reference_again);  // absent: not made
   w.put("verdict", r.verdict.to_string());
   w.put("detail", r.detail);
   w.put("finding", r.finding);
@@ -179,6 +180,7 @@ CaseRecord decode_record(std::string_view bytes) {
               f.get<std::uint64_t>("split_mismatches"),    f.get<double>("max_abs_err"), f.get<std::uint64_t>("unwritten"),
               f.get<std::uint64_t>("cpu_ok"),              f.get<std::uint64_t>("cpu_total")};
   if (f.has("self_differ")) r.oracle.self_differ = f.get<std::uint64_t>("self_differ");
+  if (f.has("reference_again")) r.oracle.reference_again = f.get<std::uint64_t>("reference_again");
   const auto verdict = Verdict::parse(f.text("verdict"));
   if (!verdict) throw std::runtime_error("record: field 'verdict' is no verdict: " + f.text("verdict"));
   r.verdict = *verdict;

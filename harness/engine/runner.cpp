@@ -148,6 +148,44 @@ ReferenceComparison compare_with_reference(const BoundCase& bound, const Guarded
   return out;
 }
 
+// A fresh split reference of the case's outputs (poisoned, then written by the reference's launches),
+// or why there is none: it faulted (the context is lost) or a launch of it was refused.
+struct SplitReference {
+  std::unique_ptr<GuardedBuffers> outputs;
+  bool failed = false, context_lost = false;
+  OracleResult failure;
+  std::string detail;
+};
+
+SplitReference make_split_reference(const BoundCase& bound, const DeviceLimits& limits, const GuardedBuffers& bufs,
+                                    CUstream stream, PhaseTimes& phases, PhaseClock& clock) {
+  SplitReference out;
+  out.outputs = std::make_unique<GuardedBuffers>(outputs_only(bufs.specs()));
+  GuardedBuffers& ref = *out.outputs;
+  ref.poison_outputs();
+  sync_context();
+  phases.alloc_ms += clock.lap();
+  SwappedOutputs ref_view(bufs, ref);
+  device::Launcher ref_launcher;
+  if (auto fault = guarded([&] {
+        bound.launch_split_reference(limits, ref_view, ref_launcher, stream);
+        sync_context();
+      })) {
+    out.failed = out.context_lost = true;
+    out.failure = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
+    out.detail = "the split reference itself faulted: " + *fault;
+    return out;
+  }
+  if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
+    out.failed = true;
+    out.failure.kind = OracleResult::Kind::reference_refused;
+    out.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
+    return out;
+  }
+  phases.reference_ms += clock.lap();
+  return out;
+}
+
 // `kept`: the reference kept from the previous case of this shape, or null. It is used when the
 // outputs match it (a fresh reference of the same shape would be the same bits, or within the
 // policy's tolerance); otherwise it is freed and a fresh one decides.
@@ -187,31 +225,16 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     phases.compare_ms += clock.lap();
   }
   if (!o.reference) {
-    o.reference = std::make_unique<GuardedBuffers>(outputs_only(specs));
-    GuardedBuffers& ref = *o.reference;
-    ref.poison_outputs();
-    sync_context();
-    phases.alloc_ms += clock.lap();
-    SwappedOutputs ref_view(bufs, ref);
-    device::Launcher ref_launcher;
-    if (auto fault = guarded([&] {
-          bound.launch_split_reference(limits, ref_view, ref_launcher, stream);
-          sync_context();
-        })) {
-      result.context_lost = true;
+    SplitReference fresh = make_split_reference(bound, limits, bufs, stream, phases, clock);
+    if (fresh.failed) {
+      result.context_lost = result.context_lost || fresh.context_lost;
       o.failure_kind = FailureKind::reference;
-      o.result = {.kind = OracleResult::Kind::reference_fault, .where = *fault};
-      o.detail = "the split reference itself faulted: " + *fault;
+      o.result = fresh.failure;
+      o.detail = fresh.detail;
       return o;
     }
-    if (const Observed ref_outcome = first_refusal(ref_launcher); ref_outcome.kind != Observed::Kind::accept) {
-      o.failure_kind = FailureKind::reference;
-      o.result.kind = OracleResult::Kind::reference_refused;
-      o.detail = "a split-reference launch was refused: " + ref_outcome.to_string();
-      return o;
-    }
-    phases.reference_ms += clock.lap();
-    compared = compare_with_reference(bound, bufs, ref, stream);
+    o.reference = std::move(fresh.outputs);
+    compared = compare_with_reference(bound, bufs, *o.reference, stream);
     phases.compare_ms += clock.lap();
   }
   o.result.split_mismatches = compared->mismatches;
@@ -527,10 +550,26 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
         repeating = false;
         r.phases.call_ms += clock.lap();
         r.oracle.self_differ = differ;
-        obs.failure_kind = after_self_check(o.failure_kind, differ);
+        if (wants_reference_again(o.failure_kind, differ)) {
+          // The first reference is freed by now; the second is compared with the same outputs (the
+          // case's memory need counts one reference).
+          SplitReference again = make_split_reference(*bound, limits, *bufs, stream.get(), r.phases, clock);
+          if (again.failed) {
+            r.context_lost = r.context_lost || again.context_lost;
+            r.detail += "; the split reference made again failed: " + again.detail;
+          } else {
+            r.oracle.reference_again = compare_with_reference(*bound, *bufs, *again.outputs, stream.get()).mismatches;
+            r.phases.compare_ms += clock.lap();
+          }
+        }
+        obs.failure_kind = after_self_check(o.failure_kind, differ, r.oracle.reference_again, r.oracle.split_mismatches);
         if (differ)
           r.detail = "two identical production calls differ in " + std::to_string(differ) +
                      " output elements (a race?)" + (r.detail.empty() ? "" : "; first call: " + r.detail);
+        else if (r.oracle.reference_again && *r.oracle.reference_again != r.oracle.split_mismatches)
+          r.detail = "the split reference made again differs from the outputs in " +
+                     std::to_string(*r.oracle.reference_again) + " elements, the first in " +
+                     std::to_string(r.oracle.split_mismatches) + ": the kernel's own reference calls differ (a race?)";
       }
     } catch (const device::CudaError& e) {
       r.context_lost = true;

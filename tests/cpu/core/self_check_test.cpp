@@ -99,4 +99,18 @@ TEST(SelfCheck, ASeedOrAVariantIsAnotherCase) {
 }
 
 }  // namespace
+// A mismatch the second call repeats: the split reference is made again, and a second reference
+// that differs from the outputs in another number of elements than the first names the race.
+TEST(SelfCheck, AMismatchTheSecondCallRepeatsAsksForTheReferenceAgain) {
+  EXPECT_TRUE(wants_reference_again(FailureKind::mismatch, 0));
+  EXPECT_FALSE(wants_reference_again(FailureKind::mismatch, 3)) << "the calls differ: already a race";
+  EXPECT_FALSE(wants_reference_again(FailureKind::reference, 0)) << "the CPU samples are not the split reference";
+  EXPECT_FALSE(wants_reference_again(std::nullopt, 0));
+  EXPECT_EQ(after_self_check(FailureKind::mismatch, 0, 0, 16), FailureKind::nondeterministic)
+      << "the second reference matches the outputs";
+  EXPECT_EQ(after_self_check(FailureKind::mismatch, 0, 9, 16), FailureKind::nondeterministic);
+  EXPECT_EQ(after_self_check(FailureKind::mismatch, 0, 16, 16), FailureKind::mismatch) << "wrong the same way again";
+  EXPECT_EQ(after_self_check(FailureKind::mismatch, 0, std::nullopt, 16), FailureKind::mismatch) << "not made";
+}
+
 }  // namespace gridfuzz

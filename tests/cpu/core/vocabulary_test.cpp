@@ -140,6 +140,9 @@ TEST(CoreVocabulary, OracleTextCarriesTheSelfCheck) {
   r.self_differ = 24;
   EXPECT_EQ(r.to_string(), "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
   EXPECT_EQ(r.self_check_text(), "self:differ:24");
+  r.self_differ = 0;
+  r.reference_again = 3;  // the split reference made again: 3 elements differ from the outputs
+  EXPECT_EQ(r.to_string(), "split:exact:24 unwritten:0 cpu:250/256 self:same ref-again:3");
   EXPECT_EQ(parse_oracle_kind(r.to_string()), OracleResult::Kind::compared);
   EXPECT_TRUE(oracle_says_something(r.to_string()));
 }

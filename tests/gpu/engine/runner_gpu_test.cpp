@@ -3,6 +3,9 @@
 // variants of one shape share a split reference only where it is theirs to share.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <memory>
+
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
@@ -91,11 +94,16 @@ TEST_F(RunnerGpu, OverBudgetIsSkippedBeforeAllocating) {
 
 namespace {
 
+// After a split reference's launches, on its outputs (a test's way to make a reference wrong).
+using AfterReference = std::function<void(const BufferSet&)>;
+
 // The self-test kernel's cases, saying (or not) that their reference is the same for every
 // variant: true of flat_yz, whose split reference runs the fixed geometry whatever the variant.
+// `after_reference`, when set, runs after each split reference.
 class SharingCase final : public BoundCase {
  public:
-  SharingCase(std::unique_ptr<BoundCase> inner, bool shares) : inner_(std::move(inner)), shares_(shares) {}
+  SharingCase(std::unique_ptr<BoundCase> inner, bool shares, AfterReference after_reference = {})
+      : inner_(std::move(inner)), shares_(shares), after_reference_(std::move(after_reference)) {}
   LaunchPlan plan(const DeviceLimits& l) const override { return inner_->plan(l); }
   std::vector<BufferSpec> buffers() const override { return inner_->buffers(); }
   std::uint64_t bytes_moved() const override { return inner_->bytes_moved(); }
@@ -108,6 +116,7 @@ class SharingCase final : public BoundCase {
   void launch_split_reference(const DeviceLimits& l, const BufferSet& b, device::Launcher& launcher,
                               CUstream s) const override {
     inner_->launch_split_reference(l, b, launcher, s);
+    if (after_reference_) after_reference_(b);
   }
   std::vector<ReferenceSample> cpu_reference(const BufferSet& b, std::uint64_t seed, std::size_t n) const override {
     return inner_->cpu_reference(b, seed, n);
@@ -117,23 +126,26 @@ class SharingCase final : public BoundCase {
  private:
   std::unique_ptr<BoundCase> inner_;
   bool shares_;
+  AfterReference after_reference_;
 };
 
 class SharingKernel final : public Kernel {
  public:
-  SharingKernel(std::shared_ptr<const Kernel> inner, bool shares) : inner_(std::move(inner)), shares_(shares) {}
+  SharingKernel(std::shared_ptr<const Kernel> inner, bool shares, AfterReference after_reference = {})
+      : inner_(std::move(inner)), shares_(shares), after_reference_(std::move(after_reference)) {}
   std::string name() const override { return inner_->name(); }
   std::string description() const override { return inner_->description(); }
   std::vector<std::string> variants() const override { return inner_->variants(); }
   std::vector<AxisSpec> axes() const override { return inner_->axes(); }
   std::optional<std::string> check(const Params& p) const override { return inner_->check(p); }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    return std::make_unique<SharingCase>(inner_->bind(p, variant), shares_);
+    return std::make_unique<SharingCase>(inner_->bind(p, variant), shares_, after_reference_);
   }
 
  private:
   std::shared_ptr<const Kernel> inner_;
   bool shares_;
+  AfterReference after_reference_;
 };
 
 class SharedReferenceGpu : public RunnerGpu {
@@ -203,4 +215,37 @@ TEST_F(SharedReferenceGpu, ACaseWhoseReferenceDependsOnItsVariantKeepsNothing) {
   ASSERT_TRUE(kept.holds());
   run_sharing(sharing, flat_case("fixed", 2000), kept, false);
   EXPECT_FALSE(kept.holds()) << "another shape's reference is freed";
+}
+
+namespace {
+
+// A reference whose first `wrong_calls` runs come out with one output element changed: a race
+// that hit the split reference, not the production call.
+AfterReference wrong_for_the_first(int wrong_calls) {
+  auto calls = std::make_shared<int>(0);
+  return [calls, wrong_calls](const BufferSet& b) {
+    if ((*calls)++ >= wrong_calls) return;
+    std::uint8_t byte = 0;
+    b.read(b.index_of("y"), 0, &byte, 1);
+    byte ^= 1;
+    b.write(b.index_of("y"), 0, &byte, 1);
+  };
+}
+
+}  // namespace
+
+// The outputs differ from the split reference and the two production calls agree: the reference is
+// made again. One that then matches names the race (the kernel's own reference calls differ);
+// one that is wrong the same way again leaves the mismatch.
+TEST_F(SharedReferenceGpu, AMismatchTheSecondCallRepeatsMakesTheReferenceAgain) {
+  const SharingKernel flaky(kernel_, false, wrong_for_the_first(1));
+  const CaseResult raced = run_case(flaky, flat_case("fixed", 1000), limits_, RunOptions{}, Ledger());
+  EXPECT_EQ(raced.verdict.to_string(), "fail:nondeterministic") << raced.detail;
+  EXPECT_EQ(raced.oracle.to_string(), "split:exact:1 unwritten:0 cpu:256/256 self:same ref-again:0");
+  EXPECT_NE(raced.detail.find("reference calls differ"), std::string::npos) << raced.detail;
+
+  const SharingKernel wrong(kernel_, false, wrong_for_the_first(1000));
+  const CaseResult mismatch = run_case(wrong, flat_case("fixed", 1000), limits_, RunOptions{}, Ledger());
+  EXPECT_EQ(mismatch.verdict.to_string(), "fail:mismatch") << mismatch.detail;
+  EXPECT_EQ(mismatch.oracle.to_string(), "split:exact:1 unwritten:0 cpu:256/256 self:same ref-again:1");
 }

@@ -7,6 +7,8 @@
 //   split:<exact|tol>:<n> unwritten:<u> cpu:<ok>/<total>   every check ran
 //     ... self:same | self:differ:<d>      and the production call was made again on the same
 //                                          inputs: the same outputs, or <d> elements differ
+//     ... self:same ref-again:<m>          and, the outputs differing from the split reference,
+//                                          the reference made again: <m> elements differ from it
 //   oracle-fault                           a device error inside the oracle
 #include <cstdint>
 #include <optional>
@@ -28,9 +30,12 @@ struct OracleResult {
   // The self-check (self_check.hpp): output elements that differ between the production call and
   // the same call made again on the same inputs; nullopt when it was not made.
   std::optional<std::uint64_t> self_differ = std::nullopt;
+  // The split reference made a second time (wants_reference_again): output elements that differ
+  // from it; nullopt when it was not made.
+  std::optional<std::uint64_t> reference_again = std::nullopt;
 
   std::string to_string() const;
-  // "self:same", "self:differ:<d>", or empty when no self-check was made.
+  // "self:same", "self:differ:<d>", "self:same ref-again:<m>", or empty when no self-check was made.
   std::string self_check_text() const;
   // Whether the comparison columns (mismatches, max_abs_err) mean something: the oracle ran on the
   // outputs, whether or not it reached the split comparison.

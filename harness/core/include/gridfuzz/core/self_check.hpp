@@ -25,8 +25,19 @@ bool wants_self_check(const std::optional<FailureKind>& failure, bool selected);
 // case, and about share x N of N cases in between.
 bool selected_for_self_check(const Case& c, double share);
 
+// Whether the split reference is made a second time: the outputs differ from the split reference
+// but the two production calls agree. The reference runs the same kernel, so the race may have hit
+// it instead (mlx.md finding 6 gave `split:exact:16 ... self:same` at rates that flip from run to
+// run); the second reference, compared with the same outputs, tells.
+bool wants_reference_again(const std::optional<FailureKind>& failure, std::uint64_t self_differ);
+
 // The failure kind of a case after its self-check: nondeterministic when the two calls differ in
-// any element (`self_differ` > 0), whatever the oracle found first; otherwise the oracle's own.
-std::optional<FailureKind> after_self_check(const std::optional<FailureKind>& failure, std::uint64_t self_differ);
+// any element (`self_differ` > 0), or when the split reference made again differs from the outputs
+// in another number of elements than the first one did (`reference_again` against
+// `split_mismatches`: the kernel's own reference calls disagree), whatever the oracle found first;
+// otherwise the oracle's own.
+std::optional<FailureKind> after_self_check(const std::optional<FailureKind>& failure, std::uint64_t self_differ,
+                                            std::optional<std::uint64_t> reference_again = std::nullopt,
+                                            std::uint64_t split_mismatches = 0);
 
 }  // namespace gridfuzz
