@@ -4,7 +4,7 @@
 // since shards and machines never run the same case: a case twice is two runs mixed up.
 // docs/REPORTS.md, "Merging CSVs".
 #include <iostream>
-#include <map>
+#include <unordered_map>
 
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/app/parse.hpp"
@@ -31,7 +31,7 @@ int merge(const MergeArgs& a) {
   check_output_file(out);
 
   std::vector<std::vector<reports::CsvRow>> files;
-  std::map<std::string, std::string> first_file;  // row_key -> the input it was first met in
+  std::unordered_map<std::string, std::size_t> first_file;  // row_key -> the input it was first met in
   for (const auto& path : a.inputs) {
     reports::CsvReadResult read = reports::read_csv(path);
     if (!read.ignored_columns.empty())
@@ -41,17 +41,17 @@ int merge(const MergeArgs& a) {
       std::cerr << "note: " << terminal_text(path) << ": an unfinished last row (line " << *read.dropped_partial_line
                 << ") is left out: its case did not finish\n";
     for (const auto& row : read.rows) {
-      const auto [it, inserted] = first_file.emplace(reports::row_key(row), path);
+      const auto [it, inserted] = first_file.emplace(reports::row_key(row), files.size());
       if (inserted) continue;
       if (!a.last_wins)
         throw UsageError("case " + row.get("case_id") + " of " + row.get("device") + " (" + row.get("kernel") + " " +
-                         row.get("variant") + ") is in " + it->second + " and in " + path +
+                         row.get("variant") + ") is in " + a.inputs[it->second] + " and in " + path +
                          ": two runs of one case; give --last-wins to keep the row of the file named last");
     }
     files.push_back(std::move(read.rows));
   }
   std::vector<std::string> notes;
-  const std::vector<reports::CsvRow> rows = reports::merge_rows(files, &notes);
+  const std::vector<reports::CsvRow> rows = reports::merge_rows(std::move(files), &notes);
   for (const auto& note : notes) std::cerr << "note: " << terminal_text(note) << "\n";
   write_output_file(out, reports::csv_document(rows));
   std::cout << "merged " << a.inputs.size() << " file(s) into " << terminal_text(a.out) << ": " << rows.size()

@@ -2,6 +2,7 @@
 // one row of a CSV, or every row of a CSV (only the failing ones with --failing), as one batch.
 // Every replayed case gets the self-check (its production call made again and compared with
 // itself) unless --self-check-share says otherwise.
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -34,20 +35,21 @@ std::vector<Case> cases_of(const std::string& text, const ReplaySource& source, 
     if (failing_only) throw UsageError("replay --failing takes a CSV file, not a replay string");
     return {Case::parse_replay(text)};
   }
-  const auto rows = reports::read_csv(*source.csv).rows;
+  if (source.row && failing_only)
+    throw UsageError("replay --failing takes a whole CSV, not one row (" + text + ")");
+  // A row at a time: only the replay strings of the rows replayed are kept.
+  reports::CsvRowStream stream{std::filesystem::path(*source.csv)};
   std::vector<std::string> replays;
-  if (source.row) {
-    if (failing_only) throw UsageError("replay --failing takes a whole CSV, not one row (" + text + ")");
-    const std::uint64_t n = *source.row;
-    if (n == 0 || n > rows.size())
-      throw UsageError("replay: " + *source.csv + " has " + std::to_string(rows.size()) + " rows, not row " +
-                       std::to_string(n));
-    replays.push_back(rows[n - 1].get("replay"));
-  } else {
-    for (const auto& row : rows)
-      if (!failing_only || (row.outcome().verdict && row.outcome().verdict->fails_run()))
-        replays.push_back(row.get("replay"));
+  reports::CsvRow row;
+  std::size_t line = 0;
+  while (stream.next(row, line)) {
+    const bool chosen = source.row ? stream.rows_read() == *source.row
+                                   : !failing_only || (row.outcome().verdict && row.outcome().verdict->fails_run());
+    if (chosen) replays.push_back(row.get("replay"));
   }
+  if (source.row && replays.empty())
+    throw UsageError("replay: " + *source.csv + " has " + std::to_string(stream.rows_read()) + " rows, not row " +
+                     std::to_string(*source.row));
   std::vector<Case> cases;
   std::set<std::string> ids;
   for (const std::string& r : replays) {

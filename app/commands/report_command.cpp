@@ -114,10 +114,10 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
         input.notes.insert(input.notes.end(), plots.notes.begin(), plots.notes.end());
         input.plots = std::move(plots.plots);
       }
-      input.rows = set.rows;
+      input.rows = std::move(set.rows);  // not copied: the rows are most of report's memory
       const std::string markdown = reports::render_markdown(input);
       write_new(staging / "report.md", markdown);
-      write_new(staging / "junit.xml", reports::render_junit(set.rows));
+      write_new(staging / "junit.xml", reports::render_junit(input.rows));
       for (const auto& note : folder.commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
       std::cout << markdown;
       std::size_t drawn = 0;

@@ -2,15 +2,13 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #include "detail/csv_text.hpp"
-#include "detail/records_to_rows.hpp"
-#include "gridfuzz/reports/text_escape.hpp"
+#include "detail/row_checker.hpp"
 #include "gridfuzz/core/text_file.hpp"
+#include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {
@@ -33,117 +31,168 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 namespace detail {
 
-CsvReadResult records_to_rows(const RawText& raw, std::string_view source,
-                              const CsvReadOptions& options) {
-  if (raw.records.empty()) {
-    if (raw.partial_line) fail(source, *raw.partial_line, "no complete header line");
-    fail(source, 0, "empty file: no header line");
-  }
+void RowChecker::fail(std::size_t line, const std::string& what) const { reports::fail(source_, line, what); }
 
-  const RawRecord& header = raw.records.front();
-  std::array<std::size_t, kColumnCount> file_position{};
-  file_position.fill(kAbsent);
-  CsvReadResult result;
+RowChecker::RowChecker(const RawRecord& header, std::string_view source, const CsvReadOptions& options)
+    : source_(source), options_(options), header_(header.fields), header_line_(header.line) {
+  file_position_.fill(kAbsent);
   std::set<std::string_view> seen;
-  for (std::size_t i = 0; i < header.fields.size(); ++i) {
-    const std::string& name = header.fields[i];
-    if (options.check_values && !is_printable_utf8(name))
-      fail(source, header.line,
+  for (std::size_t i = 0; i < header_.size(); ++i) {
+    const std::string& name = header_[i];
+    if (options_.check_values && !is_printable_utf8(name))
+      fail(header_line_,
            "column name holds a control character or invalid UTF-8: " + terminal_text(name.substr(0, 80)));
-    if (!seen.insert(name).second) fail(source, header.line, "duplicate column '" + name + "'");
+    if (!seen.insert(name).second) fail(header_line_, "duplicate column '" + name + "'");
     if (const auto index = column_index(name))
-      file_position[*index] = i;
+      file_position_[*index] = i;
     else
-      result.ignored_columns.push_back(name);
+      ignored_.push_back(name);
   }
-  const std::size_t schema_position = file_position[0];
-  if (schema_position == kAbsent)
-    fail(source, header.line, "missing column 'schema' (not a gridfuzz CSV?)");
+  if (file_position_[0] == kAbsent) fail(header_line_, "missing column 'schema' (not a gridfuzz CSV?)");
+}
 
-  // Field counts and versions before missing columns: a file of another major version most
-  // likely has other columns too, and its version is the error worth reporting.
-  std::vector<SchemaVersion> versions;
-  versions.reserve(raw.records.size() - 1);
-  for (std::size_t r = 1; r < raw.records.size(); ++r) {
-    const RawRecord& record = raw.records[r];
-    if (record.fields.size() != header.fields.size())
-      fail(source, record.line,
-           "expected " + std::to_string(header.fields.size()) + " fields, found " +
-               std::to_string(record.fields.size()));
-    const std::string& version_text = record.fields[schema_position];
-    const auto version = parse_schema_version(version_text);
-    if (!version)
-      fail(source, record.line, "schema '" + version_text + "' is not a <major>.<minor> version");
-    if (version->major != kSchemaMajor)
-      fail(source, record.line,
-           "schema version " + version_text + " has another major version than this reader (" +
-               std::string(kSchemaVersion) + "); use a gridfuzz that reads major " +
-               std::to_string(version->major));
-    versions.push_back(*version);
-  }
-  if (raw.partial_line && raw.partial_fields > header.fields.size())
-    fail(source, *raw.partial_line,
-         "unterminated last row has " + std::to_string(raw.partial_fields) +
-             " fields, more than the header's " + std::to_string(header.fields.size()));
+CsvRow RowChecker::row(const RawRecord& record) {
+  // Field count and version before missing columns: a file of another major version most likely
+  // has other columns too, and its version is the error worth reporting.
+  if (record.fields.size() != header_.size())
+    fail(record.line, "expected " + std::to_string(header_.size()) + " fields, found " +
+                          std::to_string(record.fields.size()));
+  const std::string& version_text = record.fields[file_position_[0]];
+  const auto version = parse_schema_version(version_text);
+  if (!version) fail(record.line, "schema '" + version_text + "' is not a <major>.<minor> version");
+  if (version->major != kSchemaMajor)
+    fail(record.line, "schema version " + version_text + " has another major version than this reader (" +
+                          std::string(kSchemaVersion) + "); use a gridfuzz that reads major " +
+                          std::to_string(version->major));
+  if (version->minor > checked_minor_) check_columns(version->minor);
+  // Whatever the row's minor version: no field may carry a control character or invalid UTF-8
+  // into a report, a plot script, XML or a terminal.
+  for (std::size_t i = 0; options_.check_values && i < record.fields.size(); ++i)
+    if (!is_printable_utf8(record.fields[i]))
+      fail(record.line, "column '" + terminal_text(header_[i]) + "' holds a control character or invalid UTF-8: " +
+                            terminal_text(std::string_view(record.fields[i]).substr(0, 80)));
+  std::array<std::string_view, kColumnCount> values{};
+  for (std::size_t c = 0; c < kColumnCount; ++c)
+    if (file_position_[c] != kAbsent) values[c] = record.fields[file_position_[c]];
+  const CsvRow row(values);
+  // A newer minor may add vocabulary, never change what a known column's number means: its
+  // numbers are checked all the same.
+  if (options_.check_values)
+    if (const auto problem = check_row(row, version->minor <= kSchemaMinor)) fail(record.line, *problem);
+  return row;
+}
 
-  // A column appended by a later minor version is absent from files of older minors: it reads as
-  // empty there. In a file with rows of its minor or newer, it must be present.
-  int newest_minor = 0;
-  for (const SchemaVersion& v : versions) newest_minor = std::max(newest_minor, v.minor);
+void RowChecker::check_columns(int minor) {
   std::vector<std::string> missing;
   for (std::size_t c = 0; c < kColumnCount; ++c)
-    if (file_position[c] == kAbsent && kColumns[c].since_minor <= newest_minor)
-      missing.emplace_back(kColumns[c].name);
+    if (file_position_[c] == kAbsent && kColumns[c].since_minor <= minor) missing.emplace_back(kColumns[c].name);
   if (!missing.empty())
-    fail(source, header.line,
-         std::string(missing.size() == 1 ? "missing column " : "missing columns ") +
-             quoted_list(missing) + " (schema " + std::string(kSchemaVersion) + ")");
+    fail(header_line_, std::string(missing.size() == 1 ? "missing column " : "missing columns ") +
+                           quoted_list(missing) + " (schema " + std::string(kSchemaVersion) + ")");
+  checked_minor_ = minor;
+}
 
-  result.rows.reserve(versions.size());
-  result.row_lines.reserve(versions.size());
-  for (std::size_t r = 1; r < raw.records.size(); ++r) {
-    const RawRecord& record = raw.records[r];
-    // Whatever the row's minor version: no field may carry a control character or invalid
-    // UTF-8 into a report, a plot script, XML or a terminal.
-    for (std::size_t i = 0; options.check_values && i < record.fields.size(); ++i)
-      if (!is_printable_utf8(record.fields[i]))
-        fail(source, record.line,
-             "column '" + terminal_text(header.fields[i]) +
-                 "' holds a control character or invalid UTF-8: " +
-                 terminal_text(std::string_view(record.fields[i]).substr(0, 80)));
-    CsvRow row;
-    for (std::size_t c = 0; c < kColumnCount; ++c)
-      if (file_position[c] != kAbsent) row.set_at(c, record.fields[file_position[c]]);
-    // A newer minor may add vocabulary, never change what a known column's number means: its
-    // numbers are checked all the same.
-    if (options.check_values)
-      if (const auto problem = check_row(row, versions[r - 1].minor <= kSchemaMinor))
-        fail(source, record.line, *problem);
-    result.rows.push_back(std::move(row));
-    result.row_lines.push_back(record.line);
-  }
-  result.dropped_partial_line = raw.partial_line;
-  result.complete_bytes = raw.complete_bytes;
-  return result;
+void RowChecker::finish(std::optional<std::size_t> partial_line, std::size_t partial_fields) {
+  if (partial_line && partial_fields > header_.size())
+    fail(*partial_line, "unterminated last row has " + std::to_string(partial_fields) +
+                            " fields, more than the header's " + std::to_string(header_.size()));
+  if (checked_minor_ < 0) check_columns(0);  // a file of no rows still has the columns of 1.0
 }
 
 }  // namespace detail
 
-CsvReadResult parse_csv(std::string_view text, std::string_view source,
-                        const CsvReadOptions& options) {
-  return detail::records_to_rows(detail::split_records(text, source), source, options);
-}
+// The file a stream reads, when it reads one.
+struct CsvRowStream::Source {
+  explicit Source(const std::filesystem::path& path) : file(path.string(), "CSV") {}
+  InputFile file;
+};
 
-CsvReadResult read_csv(const std::filesystem::path& path, const CsvReadOptions& options) {
-  std::string text;
+namespace {
+
+// InputFile's errors as the CSV layer's: bad input, or the environment.
+template <typename Call>
+auto csv_errors(Call&& call) {
   try {
-    text = read_text_file(path.string(), "CSV");
+    return call();
   } catch (const InputFileError& e) {
     throw CsvError(e.what());
   } catch (const FileReadError& e) {
     throw CsvIoError(e.what());
   }
-  return parse_csv(text, path.string(), options);
+}
+
+}  // namespace
+
+CsvRowStream::CsvRowStream(const std::filesystem::path& path, const CsvReadOptions& options) {
+  source_ = csv_errors([&] { return std::make_unique<Source>(path); });
+  InputFile* file = &source_->file;
+  scanner_ = std::make_unique<detail::RecordScanner>(
+      [file](char* buffer, std::size_t size) { return csv_errors([&] { return file->read(buffer, size); }); },
+      path.string());
+  start(options);
+}
+
+CsvRowStream::CsvRowStream(std::string_view text, std::string_view source, const CsvReadOptions& options)
+    : scanner_(std::make_unique<detail::RecordScanner>(text, source)) {
+  start(options);
+}
+
+void CsvRowStream::start(const CsvReadOptions& options) {
+  detail::RawRecord header;
+  const std::string& source = scanner_->source();
+  if (!scanner_->next(header)) {
+    if (scanner_->partial_line()) fail(source, *scanner_->partial_line(), "no complete header line");
+    fail(source, 0, "empty file: no header line");
+  }
+  checker_ = std::make_unique<detail::RowChecker>(header, source, options);
+}
+
+CsvRowStream::~CsvRowStream() = default;
+CsvRowStream::CsvRowStream(CsvRowStream&&) noexcept = default;
+CsvRowStream& CsvRowStream::operator=(CsvRowStream&&) noexcept = default;
+
+bool CsvRowStream::next(CsvRow& row, std::size_t& line) {
+  detail::RawRecord record;
+  if (!scanner_->next(record)) {
+    checker_->finish(scanner_->partial_line(), scanner_->partial_fields());
+    return false;
+  }
+  row = checker_->row(record);
+  line = record.line;
+  ++rows_read_;
+  return true;
+}
+
+const std::vector<std::string>& CsvRowStream::ignored_columns() const { return checker_->ignored_columns(); }
+std::optional<std::size_t> CsvRowStream::dropped_partial_line() const { return scanner_->partial_line(); }
+std::uint64_t CsvRowStream::complete_bytes() const { return scanner_->complete_bytes(); }
+
+namespace {
+
+CsvReadResult read_all(CsvRowStream& stream) {
+  CsvReadResult result;
+  CsvRow row;
+  std::size_t line = 0;
+  while (stream.next(row, line)) {
+    result.rows.push_back(std::move(row));
+    result.row_lines.push_back(line);
+  }
+  result.ignored_columns = stream.ignored_columns();
+  result.dropped_partial_line = stream.dropped_partial_line();
+  result.complete_bytes = stream.complete_bytes();
+  return result;
+}
+
+}  // namespace
+
+CsvReadResult parse_csv(std::string_view text, std::string_view source, const CsvReadOptions& options) {
+  CsvRowStream stream(text, source, options);
+  return read_all(stream);
+}
+
+CsvReadResult read_csv(const std::filesystem::path& path, const CsvReadOptions& options) {
+  CsvRowStream stream(path, options);
+  return read_all(stream);
 }
 
 std::vector<CsvRow> read_rows(const std::filesystem::path& path, const CsvReadOptions& options) {

@@ -12,13 +12,15 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "detail/csv_text.hpp"
-#include "detail/records_to_rows.hpp"
+#include "detail/row_checker.hpp"
 #include "gridfuzz/core/output_file.hpp"
+#include "gridfuzz/core/text_file.hpp"
 #include "gridfuzz/reports/vocabulary.hpp"
 
 namespace gridfuzz::reports {
@@ -55,19 +57,57 @@ int open_csv(const std::string& path) {
 }
 
 // The whole file, read through the descriptor we append to, so the text we check is the text
-// we extend (not a file swapped in between a separate read and the open).
-std::string read_all(int fd, const std::string& path) {
-  std::string text;
-  std::array<char, 1 << 16> buffer{};
-  off_t offset = 0;
-  for (;;) {
-    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), offset);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw CsvIoError(path + ": read error: " + system_error_text(errno));
-    if (n == 0) return text;
-    text.append(buffer.data(), static_cast<std::size_t>(n));
-    offset += n;
+// we extend (not a file swapped in between a separate read and the open). Capped like every read
+// of an input (check_input_size): a larger file is no CSV of a sweep, and is refused untouched.
+std::string read_all(int fd, const std::string& path, std::uint64_t size) {
+  const std::string name = "the CSV '" + path + "'";
+  try {
+    check_input_size(size, name);
+    std::string text;
+    text.reserve(static_cast<std::size_t>(size));
+    std::array<char, 1 << 16> buffer{};
+    off_t offset = 0;
+    for (;;) {
+      const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), offset);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw CsvIoError(path + ": read error: " + system_error_text(errno));
+      if (n == 0) return text;
+      check_input_size(text.size() + static_cast<std::size_t>(n), name);  // it may grow meanwhile
+      text.append(buffer.data(), static_cast<std::size_t>(n));
+      offset += n;
+    }
+  } catch (const InputFileError& error) {
+    throw CsvError(std::string(error.what()) + "; nothing changed");
   }
+}
+
+// What a writer needs to know of an existing file, checked by the reader's checks (same major
+// version, every column present, well-formed text; values unchecked) a record at a time.
+struct ExistingText {
+  std::optional<std::vector<std::string>> header;  // none: not one complete record
+  std::size_t rows = 0;
+  std::uint64_t complete_bytes = 0;
+  std::optional<std::size_t> partial_line;
+};
+
+ExistingText scan_existing(std::string_view text, const std::string& name) {
+  detail::RecordScanner scanner(text, name);
+  std::optional<detail::RowChecker> checker;
+  ExistingText out;
+  detail::RawRecord record;
+  while (scanner.next(record)) {
+    if (!checker) {
+      checker.emplace(record, name, CsvReadOptions{.check_values = false});
+      out.header = record.fields;
+      continue;
+    }
+    (void)checker->row(record);
+    ++out.rows;
+  }
+  if (checker) checker->finish(scanner.partial_line(), scanner.partial_fields());
+  out.complete_bytes = scanner.complete_bytes();
+  out.partial_line = scanner.partial_line();
+  return out;
 }
 
 // Why an existing header is not ours, or nothing when it is.
@@ -96,20 +136,18 @@ std::optional<int> appendable_minor(const std::vector<std::string>& header) {
 }
 
 struct AppendTo {
-  detail::RawText raw;
+  ExistingText existing;
   int minor = kSchemaMinor;  // the schema minor of the file's header: its rows are written in it
 };
 
-// Splits an existing file and checks that rows may be appended to it: the reader's checks (same
-// major version, every column present, well-formed text), then the exact column list of this
-// schema or of an older minor this writer writes (kOldestAppendedMinor), since rows of one schema
-// under another's header would be a silent mix.
+// Checks that rows may be appended to an existing file: the reader's checks (scan_existing),
+// then the exact column list of this schema or of an older minor this writer writes
+// (kOldestAppendedMinor), since rows of one schema under another's header would be a silent mix.
 AppendTo checked_for_append(std::string_view text, const std::string& name) {
   try {
-    AppendTo out{detail::split_records(text, name)};
-    if (out.raw.records.empty()) return out;
-    detail::records_to_rows(out.raw, name, CsvReadOptions{.check_values = false});
-    const auto& header = out.raw.records.front().fields;
+    AppendTo out{scan_existing(text, name)};
+    if (!out.existing.header) return out;
+    const auto& header = *out.existing.header;
     const auto minor = appendable_minor(header);
     if (!minor)
       throw CsvError(name + ":1: the header differs from schema " + std::string(kSchemaVersion) + ": " +
@@ -272,15 +310,14 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
                      (errno == EWOULDBLOCK ? std::string("another writer has it open (locked); nothing changed")
                                            : "cannot lock: " + system_error_text(errno)));
 
-    std::string text = read_all(fd_, name);
+    std::string text = read_all(fd_, name, static_cast<std::uint64_t>(st.st_size));
     const std::string header = detail::header_line();
     std::optional<std::size_t> truncate_to;
     if (!text.empty() && options_.existing == ExistingCsv::set_aside) {
       // Only a gridfuzz CSV is ever changed; anything else stays exactly as it was.
       try {
-        const detail::RawText raw = detail::split_records(text, name);
-        if (!raw.records.empty()) detail::records_to_rows(raw, name, CsvReadOptions{.check_values = false});
-        if (raw.records.empty() && !header.starts_with(text.substr(raw.complete_bytes)))
+        const ExistingText existing = scan_existing(text, name);
+        if (!existing.header && !header.starts_with(text.substr(existing.complete_bytes)))
           throw CsvError(name + ": no header line");
       } catch (const CsvIoError&) {
         throw;
@@ -298,19 +335,19 @@ CsvWriter::CsvWriter(std::filesystem::path path, const CsvWriterOptions& options
       write_all(header);
     } else {
       const AppendTo append_to = checked_for_append(text, name);
-      const detail::RawText& raw = append_to.raw;
+      const ExistingText& existing = append_to.existing;
       minor_ = append_to.minor;
-      if (raw.records.empty()) {
+      if (!existing.header) {
         // Killed while writing the header: start the file again.
-        const std::string_view rest = std::string_view(text).substr(raw.complete_bytes);
-        if (!raw.partial_line || !header.starts_with(rest))
+        const std::string_view rest = std::string_view(text).substr(existing.complete_bytes);
+        if (!existing.partial_line || !header.starts_with(rest))
           throw CsvError("cannot append to " + name + ": the file has no header line");
         truncate_to = 0;
       } else {
-        rows_at_open_ = raw.records.size() - 1;
-        if (raw.partial_line) truncate_to = raw.complete_bytes;
+        rows_at_open_ = existing.rows;
+        if (existing.partial_line) truncate_to = existing.complete_bytes;
       }
-      truncated_partial_line_ = raw.partial_line;
+      truncated_partial_line_ = existing.partial_line;
     }
     if (truncate_to) {
       // The partial row is of a case that never finished; the resumed sweep runs it again.
@@ -374,7 +411,8 @@ void CsvWriter::write(const CsvRow& row) {
     detail::append_record(line, std::span<const std::string>(row.values()));
   } else {
     // A file of an older minor gets the row in that minor: its columns, under its version.
-    std::vector<std::string> fields(row.values().begin(), row.values().begin() + column_count_of_minor(minor_));
+    const auto values = row.values();
+    std::vector<std::string> fields(values.begin(), values.begin() + column_count_of_minor(minor_));
     if (version->minor > minor_) fields[0] = std::to_string(kSchemaMajor) + "." + std::to_string(minor_);
     detail::append_record(line, std::span<const std::string>(fields));
   }

@@ -1,5 +1,8 @@
 #include "detail/csv_text.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "gridfuzz/reports/csv_error.hpp"
 #include "gridfuzz/reports/schema.hpp"
 
@@ -32,140 +35,6 @@ void append_fields(std::string& out, std::span<const Field> fields) {
   out += '\n';
 }
 
-[[noreturn]] void fail(std::string_view source, std::size_t line, const std::string& what) {
-  throw CsvError(std::string(source) + ":" + std::to_string(line) + ": " + what, line);
-}
-
-// A cursor over the text that counts physical lines as it goes.
-class Scanner {
- public:
-  Scanner(std::string_view text, std::string_view source) : text_(text), source_(source) {}
-
-  RawText run() {
-    constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // spreadsheet exports start with it
-    if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) pos_ = kUtf8Bom.size();
-    RawText result;
-    result.complete_bytes = pos_;
-    while (!at_end()) {
-      if (skip_blank_line()) {
-        result.complete_bytes = pos_;
-        continue;
-      }
-      const std::size_t record_line = line_;
-      RawRecord record;
-      record.line = record_line;
-      if (read_record(record.fields)) {
-        result.records.push_back(std::move(record));
-        result.complete_bytes = pos_;
-      } else {
-        result.partial_line = record_line;
-        result.partial_fields = record.fields.size();
-        break;
-      }
-    }
-    return result;
-  }
-
- private:
-  bool at_end() const { return pos_ >= text_.size(); }
-  char peek(std::size_t ahead = 0) const { return text_[pos_ + ahead]; }
-  bool crlf_here() const { return pos_ + 1 < text_.size() && peek() == '\r' && peek(1) == '\n'; }
-
-  // Blank lines carry no record (pandas skips them too).
-  bool skip_blank_line() {
-    if (peek() == '\n') {
-      ++pos_;
-      ++line_;
-      return true;
-    }
-    if (crlf_here()) {
-      pos_ += 2;
-      ++line_;
-      return true;
-    }
-    return false;
-  }
-
-  // Reads fields up to and including the record terminator. False when the text ends first
-  // (the record is partial); `fields` then holds what was read.
-  bool read_record(std::vector<std::string>& fields) {
-    for (;;) {
-      std::string field;
-      const bool field_complete = peek() == '"' ? read_quoted(field) : read_unquoted(field);
-      fields.push_back(std::move(field));
-      if (!field_complete || at_end()) return false;
-      const char c = peek();
-      if (c == ',') {
-        ++pos_;
-        if (at_end()) {
-          fields.emplace_back();  // the empty field a cut after ',' began
-          return false;
-        }
-        continue;
-      }
-      if (c == '\n') {
-        ++pos_;
-        ++line_;
-        return true;
-      }
-      if (crlf_here()) {
-        pos_ += 2;
-        ++line_;
-        return true;
-      }
-      if (c == '\r' && pos_ + 1 == text_.size()) return false;  // cut between CR and LF
-      if (c == '\r') fail(source_, line_, "carriage return outside quotes without a line feed");
-      fail(source_, line_,
-           std::string("unexpected character '") + c + "' after the closing quote of field " +
-               std::to_string(fields.size()));
-    }
-  }
-
-  // Stops at ',', CR, LF or the end. Always complete: the caller sees the end of text.
-  bool read_unquoted(std::string& field) {
-    while (!at_end()) {
-      const char c = peek();
-      if (c == ',' || c == '\n' || c == '\r') break;
-      if (c == '"') fail(source_, line_, "quote inside an unquoted field (RFC 4180 wants it quoted)");
-      field += c;
-      ++pos_;
-    }
-    return true;
-  }
-
-  // From the opening quote to just past the closing one. False when the text ends inside it.
-  bool read_quoted(std::string& field) {
-    const std::size_t opened_on = line_;
-    ++pos_;
-    while (!at_end()) {
-      const char c = peek();
-      if (c == '"') {
-        if (pos_ + 1 < text_.size() && peek(1) == '"') {
-          field += '"';
-          pos_ += 2;
-          continue;
-        }
-        ++pos_;
-        return true;
-      }
-      if (c == '\n') ++line_;
-      field += c;
-      ++pos_;
-    }
-    // A writer cut mid-row leaves text that ends anywhere; every finished row ends with LF.
-    // Text that ends with LF while a quote is open is an unterminated quote, not a cut row:
-    // dropping it as "partial" would silently drop every row after it.
-    if (text_.back() == '\n')
-      fail(source_, opened_on, "unterminated quoted field (opened here, still open at end of file)");
-    return false;
-  }
-
-  std::string_view text_;
-  std::string_view source_;
-  std::size_t pos_ = 0;
-  std::size_t line_ = 1;
-};
-
 }  // namespace
 
 void append_record(std::string& out, std::span<const std::string> fields) {
@@ -185,8 +54,173 @@ std::string header_line() {
   return line;
 }
 
-RawText split_records(std::string_view text, std::string_view source) {
-  return Scanner(text, source).run();
+RecordScanner::RecordScanner(ReadBytes read, std::string_view source) : read_(std::move(read)), source_(source) {}
+
+RecordScanner::RecordScanner(std::string_view text, std::string_view source)
+    : RecordScanner(
+          [text](char* buffer, std::size_t size) mutable {
+            const std::size_t n = std::min(size, text.size());
+            std::memcpy(buffer, text.data(), n);
+            text.remove_prefix(n);
+            return n;
+          },
+          source) {}
+
+void RecordScanner::fail(std::size_t line, const std::string& what) const {
+  throw CsvError(source_ + ":" + std::to_string(line) + ": " + what, line);
+}
+
+bool RecordScanner::available(std::size_t ahead) {
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  while (pos_ + ahead >= buffer_.size() && !end_) {
+    if (pos_ >= kChunk) {  // what is consumed is never looked at again
+      buffer_.erase(0, pos_);
+      dropped_ += pos_;
+      pos_ = 0;
+    }
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + kChunk);
+    const std::size_t n = read_(buffer_.data() + old, kChunk);
+    buffer_.resize(old + n);
+    if (n == 0)
+      end_ = true;
+    else
+      last_byte_ = buffer_.back();
+  }
+  return pos_ + ahead < buffer_.size();
+}
+
+bool RecordScanner::next(RawRecord& record) {
+  if (finished_) return false;
+  if (!started_) {
+    started_ = true;
+    constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // spreadsheet exports start with it
+    if (available(2) && std::string_view(buffer_).substr(pos_, 3) == kUtf8Bom) pos_ += kUtf8Bom.size();
+    complete_bytes_ = offset();
+  }
+  while (!at_end()) {
+    if (skip_blank_line()) {
+      complete_bytes_ = offset();
+      continue;
+    }
+    record.fields.clear();
+    record.line = record_line_ = line_;
+    record_start_ = offset();
+    if (read_record(record.fields)) {
+      complete_bytes_ = offset();
+      return true;
+    }
+    partial_line_ = record.line;
+    partial_fields_ = record.fields.size();
+    break;
+  }
+  finished_ = true;
+  return false;
+}
+
+// Blank lines carry no record (pandas skips them too).
+bool RecordScanner::skip_blank_line() {
+  if (peek() == '\n') {
+    ++pos_;
+    ++line_;
+    return true;
+  }
+  if (crlf_here()) {
+    pos_ += 2;
+    ++line_;
+    return true;
+  }
+  return false;
+}
+
+void RecordScanner::check_record_size(std::size_t fields) {
+  if (offset() - record_start_ > kMaxRecordBytes)
+    fail(record_line_, "row longer than " + std::to_string(kMaxRecordBytes) +
+                           " bytes, the most a gridfuzz CSV row may be (not a gridfuzz CSV?)");
+  if (fields > kMaxRecordFields)
+    fail(record_line_, "row of more than " + std::to_string(kMaxRecordFields) +
+                           " fields, the most a gridfuzz CSV row may have (not a gridfuzz CSV?)");
+}
+
+// Reads fields up to and including the record terminator. False when the text ends first
+// (the record is partial); `fields` then holds what was read.
+bool RecordScanner::read_record(std::vector<std::string>& fields) {
+  for (;;) {
+    std::string field;
+    const bool field_complete = peek() == '"' ? read_quoted(field) : read_unquoted(field);
+    fields.push_back(std::move(field));
+    check_record_size(fields.size());
+    if (!field_complete || at_end()) return false;
+    const char c = peek();
+    if (c == ',') {
+      ++pos_;
+      if (at_end()) {
+        fields.emplace_back();  // the empty field a cut after ',' began
+        return false;
+      }
+      continue;
+    }
+    if (c == '\n') {
+      ++pos_;
+      ++line_;
+      return true;
+    }
+    if (crlf_here()) {
+      pos_ += 2;
+      ++line_;
+      return true;
+    }
+    if (c == '\r' && !available(1)) return false;  // cut between CR and LF
+    if (c == '\r') fail(line_, "carriage return outside quotes without a line feed");
+    fail(line_, std::string("unexpected character '") + c + "' after the closing quote of field " +
+                    std::to_string(fields.size()));
+  }
+}
+
+// Stops at ',', CR, LF or the end. Always complete: the caller sees the end of text.
+bool RecordScanner::read_unquoted(std::string& field) {
+  while (available(0)) {
+    // The run of plain bytes in the buffer at once: a byte at a time was most of the reading.
+    const std::string_view rest = std::string_view(buffer_).substr(pos_);
+    const std::size_t stop = std::min(rest.find_first_of(",\n\r\""), rest.size());
+    field.append(rest.substr(0, stop));
+    pos_ += stop;
+    check_record_size(0);
+    if (stop == rest.size()) continue;
+    if (peek() == '"') fail(line_, "quote inside an unquoted field (RFC 4180 wants it quoted)");
+    break;
+  }
+  return true;
+}
+
+// From the opening quote to just past the closing one. False when the text ends inside it.
+bool RecordScanner::read_quoted(std::string& field) {
+  const std::size_t opened_on = line_;
+  ++pos_;
+  while (available(0)) {
+    const std::string_view rest = std::string_view(buffer_).substr(pos_);
+    const std::size_t stop = std::min(rest.find('"'), rest.size());
+    const std::string_view run = rest.substr(0, stop);
+    for (const char c : run)
+      if (c == '\n') ++line_;
+    field.append(run);
+    pos_ += stop;
+    check_record_size(0);
+    if (stop == rest.size()) continue;
+    if (available(1) && peek(1) == '"') {
+      field += '"';
+      pos_ += 2;
+      continue;
+    }
+    ++pos_;
+    return true;
+  }
+  // A writer cut mid-row leaves text that ends anywhere; every finished row ends with LF.
+  // Text that ends with LF while a quote is open is an unterminated quote, not a cut row:
+  // dropping it as "partial" would silently drop every row after it.
+  if (last_byte_ == '\n')
+    fail(opened_on, "unterminated quoted field (opened here, still open at end of file)");
+  return false;
 }
 
 }  // namespace gridfuzz::reports::detail

@@ -2,8 +2,14 @@
 // Reads a gridfuzz CSV back into rows: RFC 4180 text, the header checked against the schema,
 // every row's `schema` major version checked, and (by default) every value checked against the
 // vocabulary. Problems throw CsvError with "path:line: what".
+//
+// CsvRowStream reads a row at a time and holds one row (and a 64 KiB buffer), never the file: a
+// command over a large CSV keeps only what it needs of each row. A record over 1 MiB or 1024
+// fields is refused with its line (no gridfuzz row is near that). read_csv keeps every row.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,14 +35,49 @@ struct CsvReadResult {
   // say so; the case it belonged to did not finish and is run again on resume.
   std::optional<std::size_t> dropped_partial_line;
   // Bytes up to the end of the last complete row: where a resuming writer appends.
-  std::size_t complete_bytes = 0;
+  std::uint64_t complete_bytes = 0;
+};
+
+namespace detail {
+class RecordScanner;
+class RowChecker;
+}  // namespace detail
+
+class CsvRowStream {
+ public:
+  // A file: read_text_file's checks (a regular file of at most kMaxInputFileBytes); CsvError
+  // when it cannot be used, CsvIoError for a read error. Reads the header.
+  explicit CsvRowStream(const std::filesystem::path& path, const CsvReadOptions& options = {});
+  // Text in memory, which must outlive the stream; `source` names it in messages.
+  CsvRowStream(std::string_view text, std::string_view source, const CsvReadOptions& options = {});
+  ~CsvRowStream();
+  CsvRowStream(CsvRowStream&&) noexcept;
+  CsvRowStream& operator=(CsvRowStream&&) noexcept;
+
+  // The next row and the line it starts on; false at the end of the file.
+  bool next(CsvRow& row, std::size_t& line);
+
+  const std::vector<std::string>& ignored_columns() const;
+  // Once next returned false: see CsvReadResult.
+  std::optional<std::size_t> dropped_partial_line() const;
+  std::uint64_t complete_bytes() const;
+  std::size_t rows_read() const noexcept { return rows_read_; }
+
+ private:
+  struct Source;
+  void start(const CsvReadOptions& options);
+
+  std::unique_ptr<Source> source_;
+  std::unique_ptr<detail::RecordScanner> scanner_;
+  std::unique_ptr<detail::RowChecker> checker_;
+  std::size_t rows_read_ = 0;
 };
 
 // Parses CSV text; `source` names it in error messages (a path, "<stdin>").
 CsvReadResult parse_csv(std::string_view text, std::string_view source,
                         const CsvReadOptions& options = {});
 
-// Reads a whole file (CsvError when it cannot be opened).
+// Reads a whole file and keeps every row (CsvError when it cannot be opened).
 CsvReadResult read_csv(const std::filesystem::path& path, const CsvReadOptions& options = {});
 
 // Just the rows of read_csv.

@@ -25,8 +25,9 @@ std::string row_key(const CsvRow& row);
 // schema major version or missing a column (the reader's checks, with path:line).
 RowSet load_row_set(const std::vector<std::filesystem::path>& paths);
 
-// Merges rows already in memory (the same rule as load_row_set); `notes` receives duplicates.
-std::vector<CsvRow> merge_rows(const std::vector<std::vector<CsvRow>>& files,
+// Merges rows already in memory (the same rule as load_row_set), moving them; `notes` receives
+// duplicates.
+std::vector<CsvRow> merge_rows(std::vector<std::vector<CsvRow>> files,
                                std::vector<std::string>* notes = nullptr);
 
 }  // namespace gridfuzz::reports
