@@ -1,5 +1,6 @@
 #include "gridfuzz/reports/csv_row.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ostream>
@@ -78,33 +79,99 @@ std::optional<double> parse_double(std::string_view text) {
   return value;
 }
 
-CsvRow::CsvRow() { values_[0] = std::string(kSchemaVersion); }
+namespace {
 
-const std::string& CsvRow::get(std::string_view column) const {
-  return values_[require_column_index(column)];
+void put_value(std::string& packed, std::string_view value) {
+  for (std::size_t n = value.size();; n >>= 7) {
+    packed += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    if (n < 0x80) break;
+  }
+  packed += value;
 }
 
-void CsvRow::set(std::string_view column, std::string value) {
-  const std::size_t index = require_column_index(column);
-  values_[index] = std::move(value);
-  read_outcome(index);
+// The value at `p` and where the next one starts.
+std::string_view take_value(const char*& p) {
+  std::size_t n = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<unsigned char>(*p++);
+    n |= static_cast<std::size_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) break;
+  }
+  const std::string_view value(p, n);
+  p += n;
+  return value;
 }
+
+std::string packed_values(std::span<const std::string_view, kColumnCount> values) {
+  std::size_t bytes = 0;
+  for (const std::string_view v : values) bytes += v.size() + 1;
+  std::string packed;
+  packed.reserve(bytes + 8);
+  for (const std::string_view v : values) put_value(packed, v);
+  return packed;
+}
+
+}  // namespace
+
+CsvRow::CsvRow() {
+  std::array<std::string_view, kColumnCount> values{};
+  values[0] = kSchemaVersion;
+  packed_ = packed_values(values);
+}
+
+CsvRow::CsvRow(std::span<const std::string_view, kColumnCount> values) : packed_(packed_values(values)) {}
+
+std::string_view CsvRow::view_at(std::size_t index) const {
+  if (index >= kColumnCount) throw std::out_of_range("CSV column index " + std::to_string(index));
+  const char* p = packed_.data();
+  for (std::size_t i = 0; i < index; ++i) (void)take_value(p);
+  return take_value(p);
+}
+
+std::array<std::string_view, kColumnCount> CsvRow::views() const {
+  std::array<std::string_view, kColumnCount> out;
+  const char* p = packed_.data();
+  for (std::string_view& v : out) v = take_value(p);
+  return out;
+}
+
+std::array<std::string, kColumnCount> CsvRow::values() const {
+  std::array<std::string, kColumnCount> out;
+  const char* p = packed_.data();
+  for (std::string& v : out) v = std::string(take_value(p));
+  return out;
+}
+
+void CsvRow::set(std::string_view column, std::string value) { set_at(require_column_index(column), std::move(value)); }
 
 void CsvRow::set_at(std::size_t index, std::string value) {
-  values_.at(index) = std::move(value);
-  read_outcome(index);
+  if (index >= kColumnCount) throw std::out_of_range("CSV column index " + std::to_string(index));
+  std::array<std::string_view, kColumnCount> values{};
+  const char* p = packed_.data();
+  for (std::string_view& v : values) v = take_value(p);
+  values[index] = value;
+  packed_ = packed_values(values);
 }
 
-void CsvRow::read_outcome(std::size_t index) {
+RowOutcome CsvRow::outcome() const {
   static constexpr std::size_t predicted = *column_index("predicted"), index_wrap = *column_index("index_wrap"),
-                               observed = *column_index("observed"), verdict = *column_index("verdict"),
-                               tier = *column_index("tier");
-  const std::string& text = values_[index];
-  if (index == predicted) outcome_.predicted = PredictedOutcome::parse(text);
-  else if (index == index_wrap) outcome_.index_wrap = IndexWrap::parse(text);
-  else if (index == observed) outcome_.observed = Observed::parse(text);
-  else if (index == verdict) outcome_.verdict = Verdict::parse(text);
-  else if (index == tier) tier_ = parse_case_tier(text);
+                               observed = *column_index("observed"), verdict = *column_index("verdict");
+  static constexpr std::size_t last = std::max({predicted, index_wrap, observed, verdict});
+  RowOutcome out;
+  const char* p = packed_.data();
+  for (std::size_t i = 0; i <= last; ++i) {
+    const std::string_view text = take_value(p);
+    if (i == predicted) out.predicted = PredictedOutcome::parse(text);
+    else if (i == index_wrap) out.index_wrap = IndexWrap::parse(text);
+    else if (i == observed) out.observed = Observed::parse(text);
+    else if (i == verdict) out.verdict = Verdict::parse(text);
+  }
+  return out;
+}
+
+std::optional<CaseTier> CsvRow::tier() const {
+  static constexpr std::size_t tier = *column_index("tier");
+  return parse_case_tier(view_at(tier));
 }
 
 void CsvRow::set_int(std::string_view column, std::int64_t value) {
@@ -126,28 +193,28 @@ void CsvRow::set_double(std::string_view column, double value) {
 void CsvRow::set_float(std::string_view column, float value) { set(column, format_float(value)); }
 
 std::optional<std::int64_t> CsvRow::get_int(std::string_view column) const {
-  const std::string& text = get(column);
+  const std::string text = get(column);
   if (text.empty()) return std::nullopt;
   if (const auto value = parse_int(text)) return value;
   throw_not_a("a 64-bit signed integer", column, text);
 }
 
 std::optional<std::uint64_t> CsvRow::get_uint(std::string_view column) const {
-  const std::string& text = get(column);
+  const std::string text = get(column);
   if (text.empty()) return std::nullopt;
   if (const auto value = parse_uint(text)) return value;
   throw_not_a("a 64-bit unsigned integer", column, text);
 }
 
 std::optional<u128> CsvRow::get_u128(std::string_view column) const {
-  const std::string& text = get(column);
+  const std::string text = get(column);
   if (text.empty()) return std::nullopt;
   if (const auto value = parse_u128(text)) return value;
   throw_not_a("a 128-bit unsigned integer", column, text);
 }
 
 std::optional<double> CsvRow::get_double(std::string_view column) const {
-  const std::string& text = get(column);
+  const std::string text = get(column);
   if (text.empty()) return std::nullopt;
   if (const auto value = parse_double(text)) return value;
   throw_not_a("a floating-point number", column, text);
@@ -157,8 +224,8 @@ std::ostream& operator<<(std::ostream& out, const CsvRow& row) {
   out << '{';
   bool first = true;
   for (std::size_t i = 0; i < kColumnCount; ++i) {
-    if (row.at(i).empty()) continue;
-    out << (first ? "" : ", ") << kColumns[i].name << '=' << row.at(i);
+    if (row.view_at(i).empty()) continue;
+    out << (first ? "" : ", ") << kColumns[i].name << '=' << row.view_at(i);
     first = false;
   }
   return out << '}';

@@ -64,9 +64,9 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
   if (!parse_schema_version(row.get("schema")))
     return "schema " + quoted(row.get("schema")) + " is not a <major>.<minor> version";
 
-  // The outcome columns were parsed when their text was set (CsvRow::outcome): only a column that
-  // did not parse is read again, for the message.
-  const RowOutcome& outcome = row.outcome();
+  // The outcome columns as values (CsvRow::outcome): only a column that did not parse is read
+  // again, for the message.
+  const RowOutcome outcome = row.outcome();
   const std::array<std::tuple<std::string_view, bool, Error (*)(std::string_view)>, 6> vocabulary{{
       {"index_type", false, check_index_type},
       {"tier", row.tier().has_value(), check_tier},
@@ -86,8 +86,9 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
              ", not expected-fail";
   }
 
+  const auto values = row.views();
   for (std::size_t i = 0; i < kColumnCount; ++i) {
-    const std::string& text = row.at(i);
+    const std::string_view text = values[i];
     if (text.empty()) continue;
     const std::string_view column = kColumns[i].name;
     switch (kColumns[i].kind) {

@@ -31,7 +31,8 @@ std::string join(const std::vector<std::string>& fields) {
 
 // A plain data line for valid_row (none of its values needs quoting except replay).
 std::vector<std::string> quoted_fields(const CsvRow& row) {
-  std::vector<std::string> fields(row.values().begin(), row.values().end());
+  const auto values = row.values();
+  std::vector<std::string> fields(values.begin(), values.end());
   std::string& replay = fields[*column_index("replay")];
   replay = "\"" + replay + "\"";
   return fields;

@@ -2,9 +2,13 @@
 // One CSV row: a record keyed by column name with string values, one slot per schema column.
 // Typed helpers format numbers the one way the schema documents (decimal integers, shortest
 // round-trip doubles), so every writer produces identical text for identical values. The outcome
-// columns (predicted, index_wrap, observed, verdict) and the tier are also kept as values, parsed
-// when their text is set (outcome(), tier()): the typed record the reports read.
+// columns (predicted, index_wrap, observed, verdict) and the tier are read as values (outcome(),
+// tier()): the typed record the reports read.
+//
+// The values are kept packed in one string (each a length, then its bytes): a report holds every
+// row of its CSVs, and some 60 std::strings a row were five times the size of the text.
 #include <array>
+#include <span>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -22,22 +26,31 @@ class CsvRow {
   // Every column empty except `schema`, which holds kSchemaVersion.
   CsvRow();
 
-  // Unknown column names throw UnknownColumnError (naming the column).
-  const std::string& get(std::string_view column) const;
+  // Every column's value, in schema order; absent columns empty.
+  explicit CsvRow(std::span<const std::string_view, kColumnCount> values);
+
+  // Unknown column names throw UnknownColumnError (naming the column). `view` refers into the
+  // row: valid until it changes.
+  std::string get(std::string_view column) const { return std::string(view(column)); }
+  std::string_view view(std::string_view column) const { return view_at(require_column_index(column)); }
   void set(std::string_view column, std::string value);
-  bool is_empty(std::string_view column) const { return get(column).empty(); }
+  bool is_empty(std::string_view column) const { return view(column).empty(); }
   void clear(std::string_view column) { set(column, std::string()); }
 
   // Positional access, index < kColumnCount (schema order).
-  const std::string& at(std::size_t index) const { return values_.at(index); }
+  std::string at(std::size_t index) const { return std::string(view_at(index)); }
+  std::string_view view_at(std::size_t index) const;
   void set_at(std::size_t index, std::string value);
-  const std::array<std::string, kColumnCount>& values() const noexcept { return values_; }
+  std::array<std::string, kColumnCount> values() const;
 
-  // The outcome columns as values, always those of the text (nullopt: text not in the vocabulary).
-  const RowOutcome& outcome() const noexcept { return outcome_; }
+  // The outcome columns as values, those of the text (nullopt: text not in the vocabulary). Read
+  // from the text at each call: kept beside it, they were a third of a row's memory.
+  RowOutcome outcome() const;
   // The `tier` column as a value: nullopt when it is empty (a case no sweep made; a file of schema
   // 1.4 or older, which has no such column) or not a tier's word (which check_row refuses).
-  std::optional<CaseTier> tier() const noexcept { return tier_; }
+  std::optional<CaseTier> tier() const;
+  // Every value at once, in schema order (referring into the row, as view does).
+  std::array<std::string_view, kColumnCount> views() const;
 
   void set_int(std::string_view column, std::int64_t value);
   void set_uint(std::string_view column, std::uint64_t value);
@@ -58,11 +71,7 @@ class CsvRow {
   friend bool operator==(const CsvRow&, const CsvRow&) = default;
 
  private:
-  void read_outcome(std::size_t index);  // after values_[index] changed
-
-  std::array<std::string, kColumnCount> values_;
-  RowOutcome outcome_;
-  std::optional<CaseTier> tier_;
+  std::string packed_;  // per column: its length (7 bits a byte, low first), then its bytes
 };
 
 // For test and log output: "{schema=1.0, kernel=moe_vec, ...}", non-empty columns only.
