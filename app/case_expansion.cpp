@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gridfuzz/app/parse.hpp"
+#include "gridfuzz/checked_math.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -50,6 +51,20 @@ SetArg parse_set(const std::string& text, bool allow_many) {
       if (v.empty()) throw UsageError("--set " + a.name + ": empty value in list '" + value + "'");
   }
   return a;
+}
+
+std::optional<std::uint64_t> case_count(const std::vector<SetArg>& sets, bool zip) {
+  std::uint64_t n = 1;
+  for (const auto& s : sets) {
+    if (zip) {
+      n = std::max<std::uint64_t>(n, s.values.size());
+      continue;
+    }
+    const auto product = checked_mul(n, s.values.size());
+    if (!product) return std::nullopt;
+    n = *product;
+  }
+  return n;
 }
 
 std::vector<Params> expand_cases(const std::vector<AxisSpec>& axes, const std::vector<SetArg>& sets, bool zip,

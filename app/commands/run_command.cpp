@@ -11,6 +11,7 @@
 #include "gridfuzz/app/model_option.hpp"
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/app/session.hpp"
+#include "gridfuzz/checked_math.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -77,6 +78,17 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
       starts.clear();
       for (const ModelStart& m : model_starts(k, parse_models(a->models))) starts.push_back(m.params);
     }
+    // Every expansion counted before any is made: --model shapes x --set values x variants.
+    const auto per_start = case_count(sets, a->zip);
+    std::optional<std::uint64_t> total = per_start;
+    if (total) total = checked_mul(*total, starts.size());
+    if (total) total = checked_mul(*total, variants.size());
+    if (!total || *total > kMaxExpandedCases)
+      throw UsageError("run: " + (total ? std::to_string(*total) : std::string("more than 2^64")) + " cases (" +
+                       std::to_string(starts.size()) + " starting shape(s) x " +
+                       (per_start ? std::to_string(*per_start) : std::string("2^64+")) + " --set value(s) x " +
+                       std::to_string(variants.size()) + " variant(s)), more than the " +
+                       std::to_string(kMaxExpandedCases) + " one run makes; narrow the lists, ranges, --model or --variant");
     std::vector<Params> all_params;
     for (const Params& start : starts)
       for (Params& p : expand_cases(start, k.axes(), sets, a->zip)) all_params.push_back(std::move(p));
