@@ -264,8 +264,29 @@ TEST(CsvReader, LineNumbersCountEmbeddedLineBreaks) {
     writer.write(multi_line);
   }
   testing::append_text(path, "1.0,too,few\n");
-  const ParseFailure failure = parse_failure(testing::read_text(path));
+  const std::string text = testing::read_text(path);
+  // Read as the text layer, as it was written: checked values refuse the line breaks themselves,
+  // at the line the row starts on (the streaming reader stops at a file's first error).
+  const ParseFailure failure = parse_failure(text, CsvReadOptions{.check_values = false});
   EXPECT_EQ(failure.line, 5u);  // header, a row over three lines, then the bad one
+  const ParseFailure checked = parse_failure(text);
+  EXPECT_EQ(checked.line, 2u);
+  EXPECT_TRUE(contains(checked.message, "control character")) << checked.message;
+}
+
+// The reader fills a 64 KiB buffer at a time: line breaks counted across its refills too.
+TEST(CsvReader, RowLinesCountLineBreaksOfAFieldLongerThanTheBuffer) {
+  constexpr std::size_t kBreaks = 100000;  // 200 KB of "x\n", several refills
+  std::string long_value;
+  for (std::size_t i = 0; i < kBreaks; ++i) long_value += "x\n";
+  std::vector<std::string> fields = quoted_fields(valid_row(1));
+  fields[*column_index("oracle")] = "\"" + long_value + "\"";
+  const std::string text = kHeader + join(fields) + data_line(valid_row(2)) + "\n" + data_line(valid_row(3));
+  const auto result = parse_csv(text, "t", CsvReadOptions{.check_values = false});
+  ASSERT_EQ(result.rows.size(), 3u);
+  EXPECT_EQ(result.rows[0].get("oracle"), long_value);
+  // Row 1 starts on line 2 and spans kBreaks + 1 lines; a blank line sits between rows 2 and 3.
+  EXPECT_EQ(result.row_lines, (std::vector<std::size_t>{2, 3 + kBreaks, 5 + kBreaks}));
 }
 
 TEST(CsvReader, UnterminatedQuoteInTheMiddleIsAnError) {
