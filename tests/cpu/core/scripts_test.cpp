@@ -89,6 +89,33 @@ TEST(Nightly, AllowStaticTestsTheJobAndNeverOffersABaseline) {
   EXPECT_FALSE(fs::exists(tmp.path / "a" / "diff.txt"));
 }
 
+// The nightly's sweep runs 4 workers a GPU unless its sweep arguments say how many; the speed tier
+// is timed and keeps one (--timing refuses more).
+TEST(Nightly, TheSweepRunsFourWorkersAGpuUnlessToldAndTheSpeedTierOne) {
+  if (gridfuzz::device::device_count() > 0) GTEST_SKIP() << "this machine has a GPU: the run would not be static";
+  TempDir tmp;
+  const std::string bin = prebuilt(tmp);
+  const auto nightly = [&](const std::string& dir, const std::string& extra) {
+    return run_split("GRIDFUZZ_PREBUILT=" + shell_quote(bin) + " " + shell_quote(kSource + "/scripts/nightly") +
+                     " --allow-static --no-bench --artifacts " + shell_quote(tmp / dir) + " -- gguf.quantize_q8_1 --cases 1" +
+                     extra);
+  };
+  const auto line_of = [](const std::string& out, const std::string& start) {
+    const std::size_t at = out.find(start);
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  const SplitResult plain = nightly("a", "");
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_TRUE(contains(line_of(plain.out, "nightly: sweep: "), "--workers-per-device 4")) << plain.out;
+  EXPECT_FALSE(contains(line_of(plain.out, "nightly: speed: "), "--workers-per-device")) << plain.out;
+  const SplitResult told = nightly("b", " --workers-per-device 2");
+  ASSERT_EQ(told.exit_code, 0) << told.out << told.err;
+  const std::string sweep = line_of(told.out, "nightly: sweep: ");
+  EXPECT_TRUE(contains(sweep, "--workers-per-device 2")) << sweep;
+  EXPECT_FALSE(contains(sweep, "--workers-per-device 4")) << sweep;
+  EXPECT_FALSE(contains(line_of(told.out, "nightly: speed: "), "--workers-per-device")) << told.out;
+}
+
 TEST(RunScript, EndsWithTheReportCommandOfItsCsv) {
   TempDir tmp;
   const std::string csv = tmp / "my run.csv";
