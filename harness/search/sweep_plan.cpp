@@ -134,7 +134,9 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       std::map<Key, std::set<std::string>> stays;        // variants whose crossing there stays at start
       for (const PlannedCrossing& c : crossings)
         if (c.base == start.params) stays[{c.b.axis, c.b.first_bad}].insert(c.variant);
+      // A variant moves away from a point only if each of its crossings there moves so.
       std::map<Key, std::set<std::string>> moves_away;   // variants that test that crossing elsewhere
+      std::map<Key, std::set<std::string>> held;         // variants with a crossing there that cannot
       for (PlannedCrossing& c : crossings) {
         const Key key{c.b.axis, c.b.first_bad};
         if (c.base == start.params || !stays.contains(key)) continue;
@@ -142,11 +144,14 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
                                                options.cheaper_crossing_above_bytes);
         if (strict == start.params || stays[key].contains(c.variant)) {
           c.base = start.params;  // runs the start shape's points, as every variant does
+          held[key].insert(c.variant);
           continue;
         }
         c.base = std::move(strict);
         moves_away[key].insert(c.variant);
       }
+      for (auto& [key, variants_away] : moves_away)
+        std::erase_if(variants_away, [&, &key = key](const std::string& v) { return held[key].contains(v); });
       for (const PlannedCrossing& c : crossings) {
         const ModelBoundary& b = c.b;
         const Key key{b.axis, b.first_bad};
