@@ -118,20 +118,16 @@ bool RecordScanner::next(RawRecord& record) {
   return false;
 }
 
-// Blank lines carry no record (pandas skips them too).
-bool RecordScanner::skip_blank_line() {
-  if (peek() == '\n') {
-    ++pos_;
-    ++line_;
-    return true;
-  }
-  if (crlf_here()) {
-    pos_ += 2;
-    ++line_;
-    return true;
-  }
-  return false;
+bool RecordScanner::take_line_end() {
+  const std::size_t length = peek() == '\n' ? 1 : crlf_here() ? 2 : 0;
+  if (length == 0) return false;
+  pos_ += length;
+  ++line_;
+  return true;
 }
+
+// Blank lines carry no record (pandas skips them too).
+bool RecordScanner::skip_blank_line() { return take_line_end(); }
 
 void RecordScanner::check_record_size(std::size_t fields) {
   if (offset() - record_start_ > kMaxRecordBytes)
@@ -160,16 +156,7 @@ bool RecordScanner::read_record(std::vector<std::string>& fields) {
       }
       continue;
     }
-    if (c == '\n') {
-      ++pos_;
-      ++line_;
-      return true;
-    }
-    if (crlf_here()) {
-      pos_ += 2;
-      ++line_;
-      return true;
-    }
+    if (take_line_end()) return true;
     if (c == '\r' && !available(1)) return false;  // cut between CR and LF
     if (c == '\r') fail(line_, "carriage return outside quotes without a line feed");
     fail(line_, std::string("unexpected character '") + c + "' after the closing quote of field " +

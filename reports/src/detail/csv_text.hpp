@@ -64,6 +64,7 @@ class RecordScanner {
   bool crlf_here() { return available(1) && peek() == '\r' && peek(1) == '\n'; }
   std::uint64_t offset() const noexcept { return dropped_ + pos_; }
   bool skip_blank_line();
+  bool take_line_end();  // an LF or CRLF here, consumed (and counted); false when there is none
   bool read_record(std::vector<std::string>& fields);
   bool read_unquoted(std::string& field);
   bool read_quoted(std::string& field);
