@@ -145,6 +145,14 @@ TEST(RecordCodec, CarriesTheSelfCheck) {
     EXPECT_EQ(row.get("mismatches"), "12");  // the split comparison's, as before
     EXPECT_NE(reporters::console_line(r).find(" " + self + "  "), std::string::npos) << reporters::console_line(r);
   }
+  // The split reference made again (the calls agreed, the outputs did not match the first one).
+  r.oracle.self_differ = 0;
+  r.oracle.reference_again = 7;
+  r.verdict = Verdict::failed(FailureKind::nondeterministic);
+  EXPECT_EQ(decode_record(encode_record(r)).oracle.reference_again, std::optional<std::uint64_t>{7});
+  EXPECT_EQ(reporters::to_row(r).get("oracle"), "split:tol:12 unwritten:3 cpu:250/256 self:same ref-again:7");
+  r.oracle.reference_again.reset();
+  EXPECT_EQ(decode_record(encode_record(r)).oracle.reference_again, std::nullopt);
 }
 
 TEST(OracleResult, TextIsTheSchemasVocabulary) {
