@@ -23,13 +23,15 @@ struct PointSignature {
   bool operator==(const PointSignature&) const = default;
 };
 
-// The model's boundary at a point, beyond its prediction: the launches' shapes and the riskiest
-// index. Compared in part (model_boundary_kept): only the grid dimensions that turn.
+// The model's boundary at a point, beyond its prediction: the launches' shapes, the riskiest
+// index and every index that wraps there (name and largest value). Compared in part
+// (model_boundary_kept): only the grid dimensions that turn, unless a wrap is among the points.
 struct PointGeometry {
   std::vector<Dim3> grids, blocks;
   std::vector<std::uint64_t> smem;
   std::string riskiest_index;
   u128 riskiest_max = 0;
+  std::vector<std::pair<std::string, u128>> wrapping;
 };
 
 struct Point {
@@ -54,6 +56,8 @@ Point point_at(const Kernel& k, const std::string& variant, const Params& p, con
     out.geometry.blocks.push_back(l.block);
     out.geometry.smem.push_back(l.dynamic_smem_bytes);
   }
+  for (const IndexVerdict& index : prediction.indices)
+    if (!index.safe) out.geometry.wrapping.emplace_back(index.name, index.max_value);
   if (const IndexVerdict* riskiest = prediction.riskiest_index()) {
     out.geometry.riskiest_index = riskiest->name;
     out.geometry.riskiest_max = riskiest->max_value;
@@ -84,14 +88,15 @@ std::vector<std::array<bool, 3>> turning_dimensions(const std::vector<Point>& po
   return turning;
 }
 
-// Every point keeps the model's boundary: blocks, shared memory, the turning grid dimensions and
-// the riskiest index. The launches' names are already equal (PointSignature).
+// Every point keeps the model's boundary: blocks, shared memory, the turning grid dimensions, the
+// riskiest index and each wrapping index. The launches' names are already equal (PointSignature).
 bool model_boundary_kept(const std::vector<Point>& wanted, const std::vector<Point>& candidate,
                          const std::vector<std::array<bool, 3>>& turning) {
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     const PointGeometry& a = wanted[i].geometry;
     const PointGeometry& b = candidate[i].geometry;
-    if (a.blocks != b.blocks || a.smem != b.smem || a.riskiest_index != b.riskiest_index || a.riskiest_max != b.riskiest_max)
+    if (a.blocks != b.blocks || a.smem != b.smem || a.riskiest_index != b.riskiest_index ||
+        a.riskiest_max != b.riskiest_max || a.wrapping != b.wrapping)
       return false;
     for (std::size_t l = 0; l < a.grids.size() && l < turning.size(); ++l) {
       if (turning[l][0] && a.grids[l].x != b.grids[l].x) return false;
@@ -139,18 +144,23 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
   if (!start_cost || *start_cost <= above_bytes) return start;
   const std::vector<Point> wanted_points = points(start);
   const std::vector<PointSignature> wanted = signatures(wanted_points);
-  // What a wrapping index does depends on the data it reaches, which the model does not know: at a
-  // lowered axis the same predicted wrap left vllm.quantize_q8_1's output right at one column
-  // (evidence/2026-12-02-h200-cheaper, run3). A crossing with a wrap among its points stays as found.
-  if (std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; }))
-    return start;
-  const std::vector<std::array<bool, 3>> turning = turning_dimensions(wanted_points);
+  // What a wrapping index does depends on the addresses it reaches: at a lowered axis that the
+  // wrapping index depends on, the same predicted wrap left vllm.quantize_q8_1's output right at
+  // one column (evidence/2026-12-02-h200-cheaper, run3). So where a wrap is among the points, every
+  // axis is held to the model's boundary with every grid dimension kept, not only those that turn,
+  // and each wrapping index keeps its largest value: the same threads form the same wrapped
+  // offsets into an output of the same size, and only the work that multiplies them is cut.
+  const bool wraps =
+      std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; });
+  std::vector<std::array<bool, 3>> turning = turning_dimensions(wanted_points);
+  if (wraps)
+    for (auto& launch : turning) launch = {true, true, true};
 
   Params best = start;
   std::uint64_t best_cost = *start_cost;
   for (const AxisSpec& axis : axes) {
     if (axis.is_choice() || axis.name == crossing.axis) continue;
-    const bool model_axis = model_axes.contains(axis.name);
+    const bool model_axis = wraps || model_axes.contains(axis.name);
     std::int64_t now = 0;
     try {
       now = static_cast<std::int64_t>(best.get_u64(axis.name));

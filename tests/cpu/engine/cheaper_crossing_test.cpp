@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -22,14 +23,15 @@ namespace {
 // enters the bytes of x and w, not the output or the grid.
 class GemmCase final : public test::HostOnlyCase {
  public:
-  // x_index64: the plan declares x's index, tokens * cols - 1, in 64 bits (it never wraps).
-  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out, bool x_index64 = false)
-      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out), x_index64_(x_index64) {}
+  // x_index: the plan declares x's index, tokens * cols - 1, in this type (none: not declared).
+  GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out,
+           std::optional<IndexType> x_index = std::nullopt)
+      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out), x_index_(x_index) {}
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
     plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
     if (int32_out_) plan.indices.push_back({"out_index", static_cast<u128>(tokens_) * rows_ - 1, IndexType::int32});
-    if (x_index64_) plan.indices.push_back({"x_index", static_cast<u128>(tokens_) * cols_ - 1, IndexType::int64});
+    if (x_index_) plan.indices.push_back({"x_index", static_cast<u128>(tokens_) * cols_ - 1, *x_index_});
     return plan;
   }
   std::vector<BufferSpec> buffers() const override {
@@ -40,19 +42,21 @@ class GemmCase final : public test::HostOnlyCase {
 
  private:
   std::uint64_t tokens_, rows_, cols_;
-  bool int32_out_, x_index64_;
+  bool int32_out_;
+  std::optional<IndexType> x_index_;
 };
 
 class GemmKernel : public Kernel {
  public:
   // int32_out: the output is indexed by tokens * rows in int32 (wraps past 2^31 elements).
   explicit GemmKernel(bool int32_out = false) : int32_out_(int32_out) {}
-  // Variants: `int32` forms the output index in int32, `wide` in 64 bits, `wide_x` too and
-  // declares x's 64-bit index; rows by default `rows` (one not a power of two puts the int32
-  // index's wrap and the output's 2^31 elements at one token count).
+  // Variants: `int32` forms the output index in int32, `int32_x` x's index too, `wide` the
+  // output's in 64 bits, `wide_x` too and declares x's 64-bit index; rows by default `rows` (one
+  // not a power of two puts the int32 index's wrap and the output's 2^31 elements at one token
+  // count).
   static GemmKernel int32_and_wide(std::string rows) {
     GemmKernel k;
-    k.variants_ = {"int32", "wide", "wide_x"};
+    k.variants_ = {"int32", "int32_x", "wide", "wide_x"};
     k.rows_ = std::move(rows);
     return k;
   }
@@ -66,8 +70,11 @@ class GemmKernel : public Kernel {
   }
   std::optional<std::string> check(const Params&) const override { return std::nullopt; }
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    std::optional<IndexType> x_index;
+    if (variant == "int32_x") x_index = IndexType::int32;
+    if (variant == "wide_x") x_index = IndexType::int64;
     return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"),
-                                      variant == "int32" || (variant == "only" && int32_out_), variant == "wide_x");
+                                      variant.starts_with("int32") || (variant == "only" && int32_out_), x_index);
   }
 
  private:
@@ -163,18 +170,43 @@ TEST(CheaperCrossing, AModelsOwnValueMovesOnlyWhereTheModelsBoundaryStays) {
   }
 }
 
-TEST(CheaperCrossing, ACrossingWithAWrapAmongItsPointsStaysAsFound) {
+TEST(CheaperCrossing, AWrapsCrossingMovesOnlyWhatItsWrapAndItsGridDoNotDependOn) {
   GemmKernel k(/*int32_out=*/true);
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
   // The last index, tokens * rows - 1, passes 2^31 - 1 at 524289 tokens (rows 4096): a wrap whose
-  // effect the model cannot see.
+  // effect depends on the offsets it forms. cols is in no grid dimension and no index: it moves;
+  // rows is in both: it stays.
   const ModelBoundary wrap = find(model_boundaries(k, "only", start, limits), "wrap:out_index");
   ASSERT_EQ(wrap.first_bad, 524289);
-  EXPECT_EQ(cheaper_crossing_start(k, "only", start, wrap, limits, {}), start);
-  // Its grid.y crossing has no wrap among its points (65536 x 4096 < 2^31) and still moves.
-  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
-  EXPECT_EQ(cheaper_crossing_start(k, "only", start, grid_y, limits, {}).get("cols"), "32");
+  const Params cheaper = cheaper_crossing_start(k, "only", start, wrap, limits, {});
+  EXPECT_EQ(cheaper.get("cols"), "32");
+  EXPECT_EQ(cheaper.get("rows"), "4096");
+  expect_same_points(k, wrap, start, cheaper, limits);
+  for (const std::int64_t tokens : {524288, 524289}) {
+    const Prediction a = predict(k.bind(with(start, "tokens", tokens), "only")->plan(limits), limits);
+    const Prediction b = predict(k.bind(with(cheaper, "tokens", tokens), "only")->plan(limits), limits);
+    EXPECT_EQ(a.index_wrap(), b.index_wrap()) << "at " << tokens << " tokens";
+    EXPECT_EQ(a.indices.at(0).max_value, b.indices.at(0).max_value) << "at " << tokens << " tokens";
+  }
+}
+
+TEST(CheaperCrossing, AnAxisInAWrappingIndexStaysThoughTheWrapsAreTheSame) {
+  const GemmKernel k = GemmKernel::int32_and_wide("4096");
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = with(Params::defaults(k.axes()), "cols", 32768);
+  // int32_x forms x's index, tokens * cols - 1, in int32 too: it wraps at every point of the output
+  // index's crossing, and still does at cols 8192 (the same predicted wraps, the largest value a
+  // quarter): cols is in a wrapping index, so it stays where the int32 variant's moves.
+  const ModelBoundary wrap = find(model_boundaries(k, "int32_x", start, limits), "wrap:out_index");
+  ASSERT_EQ(wrap.first_bad, 524289);
+  const Prediction at_8192 = predict(k.bind(with(with(start, "cols", 8192), "tokens", 524288), "int32_x")->plan(limits), limits);
+  ASSERT_EQ(at_8192.index_wrap(), "wrap:x_index") << "the lowered shape predicts the same wrap";
+  EXPECT_EQ(cheaper_crossing_start(k, "int32_x", start, wrap, limits, {}), start);
+  EXPECT_EQ(cheaper_crossing_start(k, "int32", start, wrap, limits, {}).get("cols"), "32");
+  // The int32 variant's grid.y crossing has no wrap among its points: cols moves there as before.
+  const ModelBoundary grid_y = find(model_boundaries(k, "int32", start, limits), "refuse:grid.y");
+  EXPECT_EQ(cheaper_crossing_start(k, "int32", start, grid_y, limits, {}).get("cols"), "32");
 }
 
 TEST(CheaperCrossing, ThePlanTestsEachBigCrossingAtItsCheaperShape) {
@@ -199,13 +231,12 @@ TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
   GemmKernel k(/*int32_out=*/true);
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
-  // The wrap of tokens * rows - 1 at 524289 tokens stays at the start shape (a wrap among its
-  // points), where x alone is 8 GiB: planned at 524288 and 524289, not at the three beyond.
+  // The wrap of tokens * rows - 1 at 524289 tokens keeps rows (the wrapping index's), where the
+  // output alone is 8 GiB: planned at 524288 and 524289, not at the three beyond.
   const auto tokens_at_start = [&](const SweepPlan& plan) {
     std::set<std::string> tokens;
     for (const Case& c : plan.targets.at(0).boundary_cases)
-      if (c.params.get("rows") == start.get("rows") && c.params.get("cols") == start.get("cols"))
-        tokens.insert(c.params.get("tokens"));
+      if (c.params.get("rows") == start.get("rows")) tokens.insert(c.params.get("tokens"));
     return tokens;
   };
   const std::set<std::string> planned = tokens_at_start(plan_sweep({&k}, limits));
@@ -225,19 +256,23 @@ TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheape
   const Params start = Params::defaults(k.axes());
   // 2^31 / 4032 = 532610.03: both crossings turn at 532611 tokens.
   const ModelBoundary wrap = find(model_boundaries(k, "int32", start, limits), "wrap:out_index");
+  const ModelBoundary wrap_x = find(model_boundaries(k, "int32_x", start, limits), "wrap:out_index");
   const ModelBoundary out31 = find(size_crossings(k, "wide", start, limits), "size:buffer out elements >= 2^31");
   ASSERT_EQ(wrap.first_bad, 532611);
+  ASSERT_EQ(wrap_x.first_bad, 532611);
   ASSERT_EQ(out31.first_bad, 532611);
-  // The int32 variant's crossing stays at the start shape (a wrap among its points). The wide
-  // variant's moves to a cheaper cols (out does not depend on it) even with the model's boundary
-  // kept for every axis: its grid turns in y alone, and it declares no index. wide_x declares x's
-  // index, tokens * cols - 1: with every axis held to the model's boundary, cols stays.
-  ASSERT_EQ(cheaper_crossing_start(k, "int32", start, wrap, limits, {}), start);
+  // int32_x's crossing stays at the start shape: x's int32 index wraps at its points (532610 x
+  // 8192 > 2^31) and still does at cols 4096 with another value. The int32 variant's moves to
+  // cols 32 (its wrapping index and grid do not depend on cols), and so does the wide variant's
+  // even with the model's boundary kept for every axis: its grid turns in y alone, and it declares
+  // no index. wide_x declares x's index, tokens * cols - 1: with every axis held, cols stays.
+  ASSERT_EQ(cheaper_crossing_start(k, "int32_x", start, wrap_x, limits, {}), start);
   std::set<std::string> every_axis{"tokens", "rows", "cols"};
+  ASSERT_EQ(cheaper_crossing_start(k, "int32", start, wrap, limits, every_axis).get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, every_axis).get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, {}).get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, every_axis), start);
-  // So the wide variant tests that crossing at cols 32 only; int32 and wide_x at the start shape,
+  // So int32 and wide test that crossing at cols 32 only; int32_x and wide_x at the start shape,
   // and the cheap points too (every variant runs every point it does not skip).
   std::map<std::string, std::set<std::string>> cols_at_crossing;  // by variant
   const SweepPlan plan = plan_sweep({&k}, limits);
@@ -245,7 +280,8 @@ TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheape
     for (const Case& c : t.boundary_cases)
       if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611")
         cols_at_crossing[t.variant].insert(c.params.get("cols"));
+  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32"}));
   EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
-  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32", "8192"}));
+  EXPECT_EQ(cols_at_crossing["int32_x"], (std::set<std::string>{"32", "8192"}));
   EXPECT_EQ(cols_at_crossing["wide_x"], (std::set<std::string>{"32", "8192"}));
 }

@@ -29,9 +29,10 @@ inline constexpr std::uint64_t kCheaperCrossingAboveBytes = std::uint64_t{1} << 
 // every point keeps the model's boundary itself: each launch's block and shared memory, each grid
 // dimension that turns along the crossing, and the riskiest index (its name and largest value).
 // So a GEMV at a model's 10^5 tokens keeps its turning grid and its largest index, and loses
-// the rows or columns that only multiply its work. `start` itself when the case at first_bad needs
-// at most `above_bytes`, when a planned point predicts a wrapping index (whether a wrap shows
-// depends on the data it reaches), or when no axis can move.
+// the rows or columns that only multiply its work. Where a planned point predicts a wrapping
+// index (whether a wrap shows depends on the addresses it reaches), every axis is held so, with
+// every grid dimension kept and each wrapping index's largest value. `start` itself when the case
+// at first_bad needs at most `above_bytes`, or when no axis can move.
 Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
                               const std::set<std::string>& model_axes,
