@@ -10,7 +10,8 @@ Pinned: vllm-gguf-plugin 0.0.5 (torch >= 2.9, one CUDA GPU with about 6 GB free)
 Run: python vllm_finding2_quantizer_tile_offset.py
 Expected when the bug is there: "tokens 327676: CUDA error: an illegal memory access was encountered".
 (The mul_mat_vec launch itself is refused at this many vectors, grid.y > 65535, but the quantizer
-has faulted before it.) Not run on the H200 yet.
+has faulted before it.) Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
+(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
 """
 import torch
 from _vllm_gguf import GGML_TYPE_Q4_0, load_ops, q4_0_weights

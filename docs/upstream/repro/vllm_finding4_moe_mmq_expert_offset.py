@@ -8,7 +8,8 @@ Run: python vllm_finding4_moe_mmq_expert_offset.py
 Expected when the bug is there:
   expert 130: ok (finite outputs)
   expert 131: CUDA error: an illegal memory access was encountered
-The second case ends the CUDA context, so it runs last. Not run on the H200 yet.
+The second case ends the CUDA context, so it runs last. Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
+(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
 """
 import torch
 from _vllm_gguf import GGML_TYPE_Q4_0, align, load_ops, q4_0_weights

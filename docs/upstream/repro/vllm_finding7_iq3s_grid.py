@@ -6,7 +6,8 @@ dequantize 3.3% too large. Compares the plugin's ggml_dequantize against gguf-py
 Pinned: vllm-gguf-plugin 0.0.5, gguf >= 0.17 (the plugin's own dependency), torch >= 2.9, a CUDA GPU.
 Run: python vllm_finding7_iq3s_grid.py
 Expected when the bug is there: some values differ, and their ratio plugin/gguf is 62/60 = 1.0333.
-Not run on the H200 yet.
+Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
+(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
 """
 import numpy as np
 import torch
