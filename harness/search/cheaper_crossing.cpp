@@ -109,6 +109,22 @@ bool model_boundary_kept(const std::vector<Point>& wanted, const std::vector<Poi
 
 }  // namespace
 
+bool crossing_has_wrap(const Kernel& k, const std::string& variant, const Params& start, const ModelBoundary& crossing,
+                       const DeviceLimits& limits) {
+  const auto axes = k.axes();
+  const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == crossing.axis; });
+  if (axis == axes.end()) return false;
+  for (std::int64_t d = -crossing.before; d <= crossing.after; ++d) {
+    const std::int64_t v = crossing.first_bad + d * axis->step;
+    if (v < axis->min || v > axis->max) continue;
+    Params p = start;
+    p.set(crossing.axis, std::to_string(v));
+    const PointSignature s = point_at(k, variant, p, crossing, limits).signature;
+    if (s.valid && s.wrap != "safe") return true;
+  }
+  return false;
+}
+
 Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
                               const std::set<std::string>& model_axes, std::uint64_t above_bytes) {

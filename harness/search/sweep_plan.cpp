@@ -152,13 +152,46 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       }
       for (auto& [key, variants_away] : moves_away)
         std::erase_if(variants_away, [&, &key = key](const std::string& v) { return held[key].contains(v); });
-      for (const PlannedCrossing& c : crossings) {
+      // A wrap's crossing that moved (every axis held to the model's boundary, cheaper_crossing.hpp)
+      // stands where the start shape's points stood: a variant whose every crossing of the same point
+      // is at a shape of its own that keeps the model's boundary for every axis skips its points, as
+      // it would skip the start shape's. Else it runs that crossing twice, at the wrap's shape and at
+      // its own (evidence/2026-12-03-h200-wrap-crossings, run2: gguf.moe_vec fixed at 381300 tokens).
+      std::map<std::size_t, std::set<std::string>> wrap_skip;  // index in crossings -> variants
+      if (weigh) {
+        std::map<Key, std::vector<std::size_t>> at_key;
+        for (std::size_t i = 0; i < crossings.size(); ++i) at_key[{crossings[i].b.axis, crossings[i].b.first_bad}].push_back(i);
+        std::map<std::size_t, bool> strict_kept;  // crossing -> its shape keeps the boundary for every axis
+        auto kept_for_every_axis = [&](std::size_t i) {
+          if (const auto it = strict_kept.find(i); it != strict_kept.end()) return it->second;
+          const PlannedCrossing& c = crossings[i];
+          const bool kept = cheaper_crossing_start(*k, c.variant, start.params, c.b, limits, every_axis,
+                                                   options.cheaper_crossing_above_bytes) == c.base;
+          return strict_kept[i] = kept;
+        };
+        for (std::size_t i = 0; i < crossings.size(); ++i) {
+          const PlannedCrossing& w = crossings[i];
+          if (w.base == start.params || !crossing_has_wrap(*k, w.variant, start.params, w.b, limits)) continue;
+          std::map<std::string, bool> elsewhere;  // variant -> each of its crossings there is at its own kept shape
+          for (const std::size_t j : at_key[{w.b.axis, w.b.first_bad}]) {
+            const PlannedCrossing& c = crossings[j];
+            if (c.variant == w.variant) continue;
+            const auto [it, fresh] = elsewhere.emplace(c.variant, true);
+            it->second = it->second && c.base != w.base && kept_for_every_axis(j);
+          }
+          for (const auto& [variant, skips] : elsewhere)
+            if (skips) wrap_skip[i].insert(variant);
+        }
+      }
+      for (std::size_t i = 0; i < crossings.size(); ++i) {
+        const PlannedCrossing& c = crossings[i];
         const ModelBoundary& b = c.b;
         const Key key{b.axis, b.first_bad};
         std::set<std::string> skip;
         if (c.base != start.params) {
           if (stays.contains(key) && !moves_away[key].contains(c.variant)) continue;
           ++plan.cheaper_crossings;
+          if (const auto it = wrap_skip.find(i); it != wrap_skip.end()) skip = it->second;
         } else if (const auto away = moves_away.find(key); away != moves_away.end()) {
           skip = away->second;
         }

@@ -285,3 +285,79 @@ TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheape
   EXPECT_EQ(cols_at_crossing["int32_x"], (std::set<std::string>{"32", "8192"}));
   EXPECT_EQ(cols_at_crossing["wide_x"], (std::set<std::string>{"32", "8192"}));
 }
+
+namespace {
+
+// A GEMM whose activations are quantized first: a `quantize` launch of grid (tokens, cols / 32)
+// before the `gemm` launch of grid (tokens, rows / 64), and `banks` weight banks that only add
+// bytes. Variant `int32` forms the output index tokens * rows - 1 in int32; `wide` declares none.
+class QuantizedGemmCase final : public test::HostOnlyCase {
+ public:
+  QuantizedGemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, std::uint64_t banks, bool int32_out)
+      : tokens_(tokens), rows_(rows), cols_(cols), banks_(banks), int32_out_(int32_out) {}
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    plan.launches.push_back({"quantize", {tokens_, cols_ / 32, 1}, {32, 1, 1}});
+    plan.launches.push_back({"gemm", {tokens_, (rows_ + 63) / 64, 1}, {64, 1, 1}});
+    if (int32_out_) plan.indices.push_back({"out_index", static_cast<u128>(tokens_) * rows_ - 1, IndexType::int32});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::bf16, tokens_ * cols_},
+            {"w", BufferRole::input, ElementType::u8, banks_ * rows_ * cols_},
+            {"out", BufferRole::output, ElementType::f32, tokens_ * rows_}};
+  }
+
+ private:
+  std::uint64_t tokens_, rows_, cols_, banks_;
+  bool int32_out_;
+};
+
+class QuantizedGemmKernel final : public Kernel {
+ public:
+  std::string name() const override { return "test.qgemm"; }
+  std::string description() const override { return "out = quantize(x) * w^T"; }
+  std::vector<std::string> variants() const override { return {"int32", "wide"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"tokens", "tokens", "16", {}, 1, 1 << 24, 1},
+            {"rows", "rows", "4032", {}, 64, 1 << 22, 64},
+            {"cols", "inner dimension", "8192", {}, 32, 1 << 16, 32},
+            {"banks", "weight banks", "16", {}, 1, 64, 1}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
+    return std::make_unique<QuantizedGemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"),
+                                               p.get_u64("banks"), variant == "int32");
+  }
+};
+
+}  // namespace
+
+TEST(CheaperCrossing, AVariantTestedAtItsOwnShapeSkipsTheMovedShapeOfAWrapAtTheSamePoint) {
+  const QuantizedGemmKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  // Both crossings turn at 532611 tokens (2^31 / 4032). The int32 variant's wrap keeps every grid
+  // dimension, so cols (the quantize launch's grid.y) stays; only the banks go. The wide variant's
+  // output-size crossing keeps its model's boundary for every axis at cols 32 and one bank.
+  const ModelBoundary wrap = find(model_boundaries(k, "int32", start, limits), "wrap:out_index");
+  const ModelBoundary out31 = find(size_crossings(k, "wide", start, limits), "size:buffer out elements >= 2^31");
+  ASSERT_EQ(wrap.first_bad, 532611);
+  ASSERT_EQ(out31.first_bad, 532611);
+  const Params wrap_shape = cheaper_crossing_start(k, "int32", start, wrap, limits, {});
+  EXPECT_EQ(wrap_shape.get("cols"), "8192");
+  EXPECT_EQ(wrap_shape.get("banks"), "1");
+  const std::set<std::string> every_axis{"tokens", "rows", "cols", "banks"};
+  const Params wide_shape = cheaper_crossing_start(k, "wide", start, out31, limits, every_axis);
+  ASSERT_EQ(wide_shape.get("cols"), "32");
+  ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, {}), wide_shape);
+  // So wide runs that crossing at cols 32 only, not at the wrap's shape as well; int32 at both.
+  std::map<std::string, std::set<std::string>> cols_at_crossing;  // by variant
+  const SweepPlan plan = plan_sweep({&k}, limits);
+  for (const SweepTarget& t : plan.targets)
+    for (const Case& c : t.boundary_cases)
+      if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611")
+        cols_at_crossing[t.variant].insert(c.params.get("cols"));
+  EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
+  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32", "8192"}));
+}

@@ -38,4 +38,9 @@ Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, 
                               const std::set<std::string>& model_axes,
                               std::uint64_t above_bytes = kCheaperCrossingAboveBytes);
 
+// Whether a planned point of the crossing from `start` predicts a wrapping index for `variant`:
+// then cheaper_crossing_start held every axis to the model's boundary.
+bool crossing_has_wrap(const Kernel& kernel, const std::string& variant, const Params& start,
+                       const ModelBoundary& crossing, const DeviceLimits& limits);
+
 }  // namespace gridfuzz
