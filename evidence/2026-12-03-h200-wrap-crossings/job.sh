@@ -2,7 +2,7 @@
 # 2026-12-03, nvidia-h200: crossings with a wrap among their points at their cheaper shapes
 # (2384954), checked against the shapes the plan ran them at before; and the vLLM plugin's
 # reproductions without gridfuzz (docs/upstream/repro/).
-#   GRIDFUZZ_PREBUILT=DIR OUT=DIR bash evidence/2026-12-03-h200-wrap-crossings/job.sh wrap|tiers
+#   GRIDFUZZ_PREBUILT=DIR OUT=DIR bash evidence/2026-12-03-h200-wrap-crossings/job.sh wrap|tiers|flips
 # wrap:  every row of new-shapes.csv (the wrapping variant at its cheaper shape, static rows of
 #        2384954's plan) and of old-shapes.csv (the same crossing point at the shape of 53fb6eb's
 #        plan, paired line by line in pairs.tsv) replayed (`replay --timeout 60`, one worker),
@@ -11,6 +11,9 @@
 #        gguf-py from GRIDFUZZ_PY (a folder on PYTHONPATH), GRIDFUZZ_REPRO_TIMEOUT_S (default 60) each.
 # tiers: `sweep --cases 0 --timeout 120 --workers-per-device 4 --tiers defaults` whole, then the
 #        profiles' tier for GRIDFUZZ_PROFILES_BUDGET_S (default 200), into one CSV; rows.py phases.
+# flips: `sweep --tiers default-sizes` from its start twice, GRIDFUZZ_FLIPS_BUDGET_S (default 150)
+#        each, into two CSVs, and the verdicts of the cases both reached side by side; then
+#        `replay` of GRIDFUZZ_FLIPS_REPLAY (a replay string) five times.
 set -u
 source "$(dirname "$0")/../lib.sh"
 mode=${1:?mode: wrap or tiers}
@@ -90,6 +93,38 @@ EOF
     xz -T0 -c "$run_dir/plan.csv" > "$OUT/plan.csv.xz"
     (cd "$run_dir" && tar cJf "$OUT/tiers.tar.xz" ./*.json ./*.log.tail)
     ;;
-  *) echo "job.sh: unknown mode '$mode' (wrap or tiers)" >&2; exit 2 ;;
+  flips)
+    for i in 1 2; do
+      t0=$(date +%s)
+      "$gf" sweep --cases 0 --timeout 120 --workers-per-device 4 --tiers default-sizes --csv "$run_dir/sizes-$i.csv" \
+        --json --time-budget "${GRIDFUZZ_FLIPS_BUDGET_S:-150}" > "$run_dir/sizes-$i.json" 2> "$run_dir/sizes-$i.log"
+      echo "default-sizes, run $i: rc=$? wall_s=$(( $(date +%s) - t0 ))" >> "$OUT/summary.txt"
+      python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  ran", j["ran"], "wall_s", round(j["wall_s"], 1), "worker_restarts", j["worker_restarts"], "verdicts", j["verdicts"])' \
+        "$run_dir/sizes-$i.json" >> "$OUT/summary.txt"
+      grep -v '^PASS' "$run_dir/sizes-$i.log" | tail -n 30 > "$run_dir/sizes-$i.log.tail"
+    done
+    python3 - "$run_dir/sizes-1.csv" "$run_dir/sizes-2.csv" >> "$OUT/summary.txt" <<'EOF'
+import csv, sys
+a, b = ({r["case_id"]: r for r in csv.DictReader(open(p))} for p in sys.argv[1:3])
+both = sorted(a.keys() & b.keys())
+flips = [c for c in both if a[c]["verdict"] != b[c]["verdict"]]
+print(f"  cases in both runs {len(both)}; verdicts that differ {len(flips)}")
+for c in flips:
+    print("   ", a[c]["replay"], a[c]["verdict"], a[c]["oracle"], "|", b[c]["verdict"], b[c]["oracle"])
+for name, rows in (("run 1", a), ("run 2", b)):
+    for r in rows.values():
+        if r["verdict"].startswith("fail"):
+            print(f"  failing in {name}:", r["replay"], r["oracle"], r["verdict"])
+EOF
+    if [ -n "${GRIDFUZZ_FLIPS_REPLAY:-}" ]; then
+      for i in 1 2 3 4 5; do
+        "$gf" replay "$GRIDFUZZ_FLIPS_REPLAY" --csv "$run_dir/replay.csv" > "$run_dir/replay-$i.log" 2>&1
+        echo "replay $i: rc=$?" >> "$OUT/summary.txt"
+      done
+      python3 -c 'import csv,sys; [print("  ", r["oracle"], r["verdict"]) for r in csv.DictReader(open(sys.argv[1]))]' "$run_dir/replay.csv" >> "$OUT/summary.txt"
+    fi
+    (cd "$run_dir" && tar cJf "$OUT/flips.tar.xz" sizes-*.csv sizes-*.json sizes-*.log.tail replay*)
+    ;;
+  *) echo "job.sh: unknown mode '$mode' (wrap, tiers or flips)" >&2; exit 2 ;;
 esac
 cat "$OUT/summary.txt"
