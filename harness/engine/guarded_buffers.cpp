@@ -31,6 +31,13 @@ GuardedBuffers::GuardedBuffers(std::vector<BufferSpec> specs) : specs_(std::move
     b.fill_bytes(kGuardByte);
     storage_.push_back(std::move(b));
   }
+  // cuMemsetD8 returns before it is done and runs on the legacy stream, which the harness'
+  // non-blocking stream does not wait for: an input fill right after would race it, and the guard
+  // bytes land on some of the inputs (affine.qmm hopper's one call and split reference agreed on
+  // wrong outputs, and the second call, after a refill, differed from them everywhere:
+  // evidence/2026-12-03-h200-wrap-crossings, run3).
+  device::check(device::driver().cuCtxSynchronize(), "cuCtxSynchronize after laying the guard zones of " +
+                                                         std::to_string(specs_.size()) + " buffer(s)");
 }
 
 CUdeviceptr GuardedBuffers::ptr(std::size_t i) const { return storage_.at(i).get() + kGuardBytes; }
@@ -72,6 +79,8 @@ void GuardedBuffers::poison_outputs() const {
       default: device::check(api.cuMemsetD8(ptr(i), static_cast<unsigned char>(p), s.elements), "poison " + s.name);
     }
   }
+  // As the guards: done before whatever the caller queues next, on whichever stream.
+  device::check(api.cuCtxSynchronize(), "cuCtxSynchronize after poisoning the outputs");
 }
 
 std::vector<std::string> GuardedBuffers::guard_violations() const {

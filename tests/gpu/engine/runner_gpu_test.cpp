@@ -5,11 +5,14 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "gridfuzz/device/context.hpp"
+#include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/device.hpp"
 #include "gridfuzz/device/driver_api.hpp"
 #include "gridfuzz/device/kernel_activity.hpp"
+#include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/engine/shared_reference.hpp"
@@ -43,6 +46,28 @@ class RunnerGpu : public ::testing::Test {
 };
 
 }  // namespace
+
+// The guard zones are laid with cuMemsetD8 on the legacy stream, which returns before it is done;
+// the runner then fills the inputs on its own non-blocking stream. Work queued there right after
+// construction must find the guards laid, not be overwritten by them: without the wait, a fill of
+// a 4 GiB input raced the memset (affine.qmm hopper's inputs, evidence/2026-12-03-h200-wrap-crossings).
+TEST_F(RunnerGpu, WorkQueuedOnTheHarnessStreamRightAfterTheGuardsAreLaidKeepsWhatItWrote) {
+  const std::uint64_t bytes = std::uint64_t{4} << 30;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const GuardedBuffers bufs({{"x", BufferRole::input, ElementType::u8, bytes}});
+    device::Stream stream;
+    device::check(device::driver().cuMemsetD8Async(bufs.ptr(0), 0x11, bytes, stream.get()), "cuMemsetD8Async");
+    stream.synchronize();
+    std::vector<std::uint8_t> chunk(1 << 20);
+    std::uint64_t wrong = 0;
+    for (std::uint64_t part = 0; part < 16; ++part) {
+      bufs.read(0, part * (bytes / 16), chunk.data(), chunk.size());
+      for (const std::uint8_t b : chunk) wrong += b != 0x11;
+    }
+    EXPECT_EQ(wrong, 0u) << "attempt " << attempt << ": bytes of 16 MiB sampled that the guards' memset overwrote";
+    EXPECT_TRUE(bufs.guard_violations().empty()) << "attempt " << attempt;
+  }
+}
 
 TEST_F(RunnerGpu, LegacyPassesBelowTheLimit) {
   const CaseResult r = run("legacy", 65535);

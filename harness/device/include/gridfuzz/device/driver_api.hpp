@@ -43,6 +43,7 @@ namespace gridfuzz::device {
   X(cuMemcpyHtoD, 3020)               \
   X(cuMemcpyDtoH, 3020)               \
   X(cuMemsetD8, 3020)                 \
+  X(cuMemsetD8Async, 3020)            \
   X(cuMemsetD16, 3020)                \
   X(cuMemsetD32, 3020)                \
   X(cuModuleLoadData, 2000)           \

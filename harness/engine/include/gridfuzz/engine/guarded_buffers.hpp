@@ -19,7 +19,9 @@ class GuardedBuffers : public BufferSet {
   static constexpr std::uint64_t kGuardBytes = 4096;
   static constexpr std::uint8_t kGuardByte = 0xA5;
 
-  explicit GuardedBuffers(std::vector<BufferSpec> specs);  // allocates; throws CudaError on OOM
+  // Allocates and lays the guard zones, done when it returns (any stream may use the buffers);
+  // throws CudaError on OOM.
+  explicit GuardedBuffers(std::vector<BufferSpec> specs);
 
   using BufferSet::ptr;
   CUdeviceptr ptr(std::size_t index) const override;
@@ -29,7 +31,7 @@ class GuardedBuffers : public BufferSet {
   std::size_t index_of(std::string_view name) const override { return buffer_index(specs_, name); }
 
   const std::vector<BufferSpec>& specs() const { return specs_; }
-  void poison_outputs() const;
+  void poison_outputs() const;  // done when it returns
   // Names of buffers whose guard zones no longer hold the pattern (empty when all intact).
   std::vector<std::string> guard_violations() const;
 
