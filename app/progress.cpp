@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "gridfuzz/app/standard_output.hpp"
+
 namespace gridfuzz::app {
 
 ProgressOptions ProgressOptions::standard() {
@@ -54,6 +56,7 @@ void Progress::step(const std::string& line, bool important) {
   ++done_;
   if (!o_.terminal) {
     if (o_.rows) *o_.rows << line << std::endl;
+    if (o_.rows == &std::cout) stop_if_stdout_closed();  // `gridfuzz sweep | head`: nobody reads on
     const auto now = o_.now();
     if (o_.status && std::chrono::duration<double>(now - last_line_).count() >= o_.interval_s) {
       *o_.status << "progress " << status_line() << std::endl;
@@ -62,6 +65,7 @@ void Progress::step(const std::string& line, bool important) {
     return;
   }
   if (o_.rows && o_.rows_on_terminal) *o_.rows << line << std::endl;
+  if (o_.rows_on_terminal && o_.rows == &std::cout) stop_if_stdout_closed();
   if (!o_.status) return;
   if (important) *o_.status << "\r\033[K" << line << "\n";
   const std::size_t total = planned_ > done_ ? planned_ : done_;

@@ -30,6 +30,7 @@
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/plugin/plugin_loader.hpp"
 #include "gridfuzz/app/session.hpp"
+#include "gridfuzz/app/standard_output.hpp"
 
 #ifndef GRIDFUZZ_VERSION
 #error "GRIDFUZZ_VERSION is set from project(gridfuzz VERSION ...) in CMakeLists.txt"
@@ -87,13 +88,15 @@ void open_closed_standard_fds() {
     }
 }
 
-// Data goes to stdout: a write that failed there (a full disk, a closed pipe's EPIPE with SIGPIPE
-// ignored) fails the command with exit 3 instead of passing for a complete output.
+// Data goes to stdout: a write that failed there (a full disk) fails the command with exit 3
+// instead of passing for a complete output; a pipe whose reader went away ends it quietly, 141
+// (standard_output.hpp).
 int check_stdout(int code) {
   std::cout.flush();
   const bool failed = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
   if (!failed) return code;
   const int why = errno;
+  if (gridfuzz::app::stdout_reader_gone()) return gridfuzz::app::kStdoutClosed;
   std::cerr << "gridfuzz: error: writing standard output failed" << (why ? std::string(": ") + std::strerror(why) : "")
             << "\n";
   return gridfuzz::app::kEnvironment;
@@ -125,9 +128,14 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) reached is a write error like a full disk (EFBIG, exit 3 with a
   // message), not a signal that kills gridfuzz mid-file.
   signal(SIGXFSZ, SIG_IGN);
+  // A closed stdout pipe is EPIPE, so the command ends through its destructors (whole CSV rows,
+  // workers stopped) with exit 141, instead of being killed mid-way (standard_output.hpp).
+  signal(SIGPIPE, SIG_IGN);
   int code = gridfuzz::app::kEnvironment;
   try {
     code = run_main(argc, argv);
+  } catch (const gridfuzz::app::StdoutClosed&) {
+    return gridfuzz::app::kStdoutClosed;  // quietly: the reader chose to stop reading
   } catch (...) {
     // Not a std::exception (every one of gridfuzz's own is): plugin code threw something else.
     std::cerr << "gridfuzz: error: an exception that is not a std::exception (thrown by a plugin's code?)\n";
