@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "gridfuzz/engine/guarded_buffers.hpp"
+
 namespace gridfuzz {
 
 std::size_t element_bytes(ElementType t) {
@@ -24,7 +26,8 @@ std::size_t buffer_index(const std::vector<BufferSpec>& specs, std::string_view 
 
 std::uint64_t BoundCase::bytes_moved() const {
   std::uint64_t total = 0;
-  for (const BufferSpec& b : buffers()) total += b.bytes();
+  for (const BufferSpec& b : buffers())  // past 2^64: the largest uint64, not a wrapped small count
+    total = saturating_add(total, saturated_bytes(b));
   return total;
 }
 

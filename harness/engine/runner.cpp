@@ -416,7 +416,8 @@ std::uint64_t case_device_need(const BoundCase& bound) {
   // The comparison's and the fill's scratch: small next to any buffer worth admitting.
   constexpr std::uint64_t kHarnessScratch = std::uint64_t{64} << 20;
   const auto specs = bound.buffers();
-  return GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs_only(specs)) + kHarnessScratch;
+  return saturating_add(saturating_add(GuardedBuffers::footprint(specs), GuardedBuffers::footprint(outputs_only(specs))),
+                        kHarnessScratch);
 }
 
 std::unique_ptr<BoundCase> bind_case(const Kernel& kernel, const Params& p, const std::string& variant) {
@@ -467,7 +468,9 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
   const std::uint64_t budget = options.memory_budget_bytes ? options.memory_budget_bytes : default_memory_budget(limits);
   if (need > budget) {
     obs.observed = {Observed::Kind::skipped, "over-budget"};
-    r.detail = "needs " + std::to_string(need) + " bytes of device memory, budget " + std::to_string(budget);
+    r.detail = (need == UINT64_MAX ? std::string("needs more than 2^64 bytes of device memory")
+                                   : "needs " + std::to_string(need) + " bytes of device memory") +
+               ", budget " + std::to_string(budget);
     return finish();
   }
   if (r.plan.host_error) {

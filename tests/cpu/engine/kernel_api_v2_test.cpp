@@ -1,6 +1,7 @@
 // Kernel API v2 itself (harness/include/gridfuzz/kernel.hpp): buffers found by name, the
 // defaults of a BoundCase, host-computed arguments judged by the prediction like indices, the
-// 16-bit index types, and the self-test kernels' bind(). Host only: no GPU.
+// 16-bit index types, the self-test kernels' bind(), and byte counts that do not fit in 64
+// bits. Host only: no GPU.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -10,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/core/ledger.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/kernel.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/registry.hpp"
@@ -228,4 +232,49 @@ TEST(SelftestHostArguments, HostInt32DeclaresItsIntCount) {
   EXPECT_EQ(at(32768, "legacy"), std::optional<bool>(false));   // n = 2^31
   EXPECT_EQ(at(65537, "legacy"), std::optional<bool>(false));   // n = 2^32 + 65536: small block count
   EXPECT_EQ(at(65537, "fixed"), std::optional<bool>(true));
+}
+
+namespace {
+
+// One buffer of `elements` f32 values, whatever the shape: a plugin's count that nothing caps.
+class HugeBufferKernel final : public Kernel {
+ public:
+  explicit HugeBufferKernel(std::uint64_t elements) : elements_(elements) {}
+  std::string name() const override { return "test.huge"; }
+  std::string description() const override { return "one buffer of a fixed count"; }
+  std::vector<std::string> variants() const override { return {"only"}; }
+  std::vector<AxisSpec> axes() const override { return {{"n", "unused", "1", {}, 1, 8, 1}}; }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params&, const std::string&) const override {
+    return std::make_unique<MinimalCase>(std::vector<BufferSpec>{{"w", BufferRole::output, ElementType::f32, elements_}});
+  }
+
+ private:
+  std::uint64_t elements_;
+};
+
+}  // namespace
+
+// Issue 34: 2^62 f32 elements are 2^64 bytes, which wrapped to 0: a case that no device holds
+// passed the memory budget as a small one and reached the allocation. The harness's sizes
+// saturate instead: more than any device, never a small wrapped total.
+TEST(BufferBytes, TheHarnessSizesSaturateInsteadOfWrapping) {
+  const BufferSpec fits{"w", BufferRole::output, ElementType::f32, (std::uint64_t{1} << 62) - 1};
+  EXPECT_EQ(saturated_bytes(fits), UINT64_MAX - 3);  // (2^62 - 1) * 4
+  const BufferSpec huge{"w", BufferRole::output, ElementType::f32, std::uint64_t{1} << 62};
+  EXPECT_EQ(saturated_bytes(huge), UINT64_MAX);
+  EXPECT_EQ(GuardedBuffers::footprint({huge}), UINT64_MAX);
+  EXPECT_EQ(GuardedBuffers::footprint({fits, fits}), UINT64_MAX);
+  EXPECT_EQ(MinimalCase({huge}).bytes_moved(), UINT64_MAX);
+  EXPECT_EQ(case_device_need(MinimalCase({huge})), UINT64_MAX);
+  EXPECT_THROW(GuardedBuffers({huge}), std::overflow_error) << "never allocated at a wrapped size";
+}
+
+TEST(BufferBytes, ACaseOfMoreThanTwoToTheSixtyFourBytesIsSkippedOverBudgetNotAllocated) {
+  const HugeBufferKernel kernel(std::uint64_t{1} << 62);
+  const Case c{kernel.name(), "only", Params::defaults(kernel.axes()), 1};
+  const CaseResult r = run_case(kernel, c, kH200, RunOptions{}, Ledger{});  // no device call before the budget
+  EXPECT_EQ(r.observed.kind, Observed::Kind::skipped) << r.detail;
+  EXPECT_EQ(r.observed.reason, "over-budget") << r.detail;
+  EXPECT_NE(r.detail.find("more than 2^64 bytes"), std::string::npos) << r.detail;
 }

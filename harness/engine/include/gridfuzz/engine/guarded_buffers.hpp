@@ -5,10 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/kernel.hpp"
 
 namespace gridfuzz {
+
+// a+b, or the largest uint64 when it does not fit: a size past 2^64 bytes is "more than any
+// device", never a wrapped small one.
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return checked_add(a, b).value_or(UINT64_MAX); }
+
+// A buffer's bytes, elements x element size, saturated the same way (BufferSpec::bytes() wraps).
+inline std::uint64_t saturated_bytes(const BufferSpec& b) {
+  return checked_mul(b.elements, element_bytes(b.type)).value_or(UINT64_MAX);
+}
 
 // The poison bit pattern of each element type (a NaN with a payload no arithmetic produces, or a
 // sentinel for integers), in the low bits.
@@ -35,7 +45,8 @@ class GuardedBuffers : public BufferSet {
   // Names of buffers whose guard zones no longer hold the pattern (empty when all intact).
   std::vector<std::string> guard_violations() const;
 
-  // Total device bytes `specs` need with their guards.
+  // Total device bytes `specs` need with their guards; the largest uint64 when that is past 2^64
+  // (a wrapped sum would pass for a small case).
   static std::uint64_t footprint(const std::vector<BufferSpec>& specs);
 
  private:

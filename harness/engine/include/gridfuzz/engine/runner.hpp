@@ -39,6 +39,7 @@ std::uint64_t default_memory_budget(const DeviceLimits& limits);
 
 // The device memory a bound case needs: its buffers with guard zones and the split reference's
 // outputs (what the runner allocates), plus a margin for the harness's own scratch.
+// Past 2^64 bytes: the largest uint64, over any budget (the case is skipped, never allocated).
 std::uint64_t case_device_need(const BoundCase& bound);
 
 struct Timing {
