@@ -1,6 +1,12 @@
 #include "gridfuzz/plugin/plugin_loader.hpp"
 
+#include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cerrno>
@@ -59,6 +65,58 @@ std::string elf_problem(const std::string& path, std::uintmax_t size) {
   return "";
 }
 
+// Loads the library once in a child process first: a static initializer that ends the process
+// (exit(0): every command would exit 0 with no output; abort(); a crash) or never returns ends
+// only the child. The child says "loaded" on a pipe as soon as dlopen returns (whether or not it
+// loaded: the real dlopen reports why not) and leaves with _exit, running nothing of the
+// plugin's at exit. Returns an error, or "". Plugins load before any thread starts (main, the
+// worker process), so the child may call dlopen.
+std::string initializer_problem(const std::string& path) {
+  constexpr int kProbeSeconds = 60;
+  std::array<int, 2> fds{};
+  if (pipe2(fds.data(), O_CLOEXEC) != 0) return "";  // no probe possible: load as before
+  const pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return "";
+  }
+  if (child == 0) {
+    close(fds[0]);
+    // What the initializer prints is printed once, by the real load.
+    if (const int null = open("/dev/null", O_WRONLY); null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const char loaded = 'L';
+    [[maybe_unused]] const ssize_t n = write(fds[1], &loaded, 1);
+    _exit(0);
+  }
+  close(fds[1]);
+  pollfd p{fds[0], POLLIN, 0};
+  int ready = 0;
+  do ready = poll(&p, 1, kProbeSeconds * 1000);
+  while (ready < 0 && errno == EINTR);
+  char got = 0;
+  const bool loaded = ready == 1 && read(fds[0], &got, 1) == 1 && got == 'L';
+  close(fds[0]);
+  if (!loaded && ready == 0) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (loaded) return "";
+  if (ready == 0)
+    return "loading it did not finish in " + std::to_string(kProbeSeconds) + " s (a static initializer that never returns?)";
+  if (WIFEXITED(status))
+    return "loading it ended the process with exit status " + std::to_string(WEXITSTATUS(status)) +
+           " (a static initializer that calls exit?)";
+  if (WIFSIGNALED(status))
+    return "loading it killed the process with signal " + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ") in a static initializer";
+  return "loading it ended the process";
+}
+
 }  // namespace
 
 void load_plugin(const std::string& given, Registry& registry) {
@@ -72,6 +130,9 @@ void load_plugin(const std::string& given, Registry& registry) {
   const std::string path = fs::absolute(given).lexically_normal().string();
   if (const std::string problem = elf_problem(path, fs::file_size(path, ec)); !problem.empty())
     throw PluginError(where + ": cannot be loaded as a shared library: " + problem);
+
+  if (const std::string problem = initializer_problem(path); !problem.empty())
+    throw PluginError(where + ": refused: " + problem);
 
   std::optional<SharedLibrary> library;
   try {

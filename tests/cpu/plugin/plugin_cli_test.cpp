@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -161,4 +162,26 @@ TEST(PluginCli, RegistrationThatFailsAfterRegisteringExitsCleanly) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("registered, then failed"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("selftest."), std::string::npos) << "nothing of a failed plugin is listed: " << r.output;
+}
+
+// Issue 34, item 5: a static initializer that called exit(0) made every command exit 0 with no
+// output; one that aborts killed gridfuzz. Both are met in a probe process first and refused.
+TEST(PluginCli, AStaticInitializerThatEndsTheProcessIsRefusedNamingThePlugin) {
+  const Result exits = run("--plugin " EXIT_IN_INITIALIZER_PLUGIN " list");
+  EXPECT_EQ(exits.exit_code, 2) << exits.output;
+  EXPECT_NE(exits.output.find(EXIT_IN_INITIALIZER_PLUGIN), std::string::npos) << exits.output;
+  EXPECT_NE(exits.output.find("exit status 0"), std::string::npos) << exits.output;
+  EXPECT_EQ(exits.output.find("gguf.moe_vec"), std::string::npos) << "no command runs: " << exits.output;
+  EXPECT_EQ(std::count(exits.output.begin(), exits.output.end(), '\n'), 1) << exits.output;
+
+  const Result aborts = run("--plugin " ABORT_IN_INITIALIZER_PLUGIN " list");
+  EXPECT_EQ(aborts.exit_code, 2) << aborts.output;
+  EXPECT_NE(aborts.output.find(ABORT_IN_INITIALIZER_PLUGIN), std::string::npos) << aborts.output;
+  EXPECT_NE(aborts.output.find("signal 6"), std::string::npos) << aborts.output;
+  EXPECT_EQ(std::count(aborts.output.begin(), aborts.output.end(), '\n'), 1) << aborts.output;
+
+  // A good plugin still loads after its probe, its kernels usable.
+  const Result good = run("--plugin " GRIDFUZZ_SELFTEST_PLUGIN " list");
+  EXPECT_EQ(good.exit_code, 0) << good.output;
+  EXPECT_NE(good.output.find("selftest.flat_yz:"), std::string::npos) << good.output;
 }
