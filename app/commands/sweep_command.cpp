@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/app/corpus_file.hpp"
@@ -46,6 +47,8 @@ struct SweepArgs {
   std::size_t cases = 100;
   std::uint64_t seed = 1;
   double time_budget_s = 0;
+  std::string order = "tiers";     // --order: tiers or cost (SweepOrder)
+  std::vector<std::string> costs;  // CSVs whose case_ms price the cases for --order cost
   bool resume = false;
   bool crossings_as_found = false;  // every crossing at its start shape, big ones included
   std::string shard;  // "I/N": this run takes targets I-1, I-1+N, ... (1-based I)
@@ -64,6 +67,25 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   const std::uint64_t n = parse_u64(text.substr(slash + 1), "--shard");
   if (n == 0 || i == 0 || i > n) throw UsageError("--shard '" + text + "': need 1 <= I <= N");
   return {i - 1, n};
+}
+
+// What each case cost before, by case id, from the `case_ms` of CSVs of earlier runs (the largest
+// time seen of each). A file that is not a gridfuzz CSV is an error; one without times (static
+// rows, an older schema) prices nothing, and says so.
+MeasuredCaseMs read_case_costs(const std::vector<std::string>& paths) {
+  MeasuredCaseMs out;
+  for (const std::string& path : paths) {
+    std::size_t priced = 0;
+    for (const auto& row : reports::read_csv(path).rows) {
+      const auto ms = row.get_double("case_ms");
+      if (!ms || !(*ms >= 0) || row.get("case_id").empty()) continue;
+      double& kept = out[row.get("case_id")];
+      kept = std::max(kept, *ms);
+      ++priced;
+    }
+    if (priced == 0) std::cerr << "note: --costs " << path << " has no case_ms to price a case with\n";
+  }
+  return out;
 }
 
 // --devices all|0,1,... -> ordinals (empty: the usual one device). "all" on a machine without a
@@ -226,6 +248,14 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--time-budget", a->time_budget_s,
                   "stop starting new cases this many seconds after the start, planning included (default: none)")
       ->check(duration_seconds(true));
+  cmd->add_option("--order", a->order,
+                  "boundary cases tier by tier (tiers, the default) or cheapest first across the tiers (cost: a time "
+                  "budget then sees the most cases; each kernel x variant's cheapest case first; docs/MODELS.md)")
+      ->check(CLI::IsMember({"tiers", "cost"}));
+  cmd->add_option("--costs", a->costs,
+                  "CSV of an earlier run (a baseline) whose case_ms prices the cases for --order cost; repeatable "
+                  "(without: device bytes order them)")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,
                   "save each minimal failing case as DIR/<case id>.replay (the GPU tests replay properties/corpus first)");
@@ -247,6 +277,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (a->crossings_as_found) plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
     check_variants(kernels, a->variants);
     if (!a->save_corpus.empty()) check_corpus_folder(a->save_corpus);
+    MeasuredCaseMs costs = read_case_costs(a->costs);
 
     // Every argument is checked before the CSV is touched; the writer then locks the file before
     // it reads, sets aside or appends anything.
@@ -297,7 +328,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                  .seed = a->seed,
                                  .time_budget_s = a->time_budget_s,
                                  .start = started,
-                                 .device_bytes = session.limits().limits.total_mem_bytes};
+                                 .device_bytes = session.limits().limits.total_mem_bytes,
+                                 .order = a->order == "cost" ? SweepOrder::cost : SweepOrder::tiers,
+                                 .measured_case_ms = std::move(costs)};
     SweepSummary summary = run_sweep(targets, settings, session.executor(), done, [&](const CaseRecord& record) {
       csv.report(record);
       progress.step(reporters::console_line(record), record.verdict.fails_run());

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/predictor.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
 #include "gridfuzz/search/cheaper_crossing.hpp"
 #include "gridfuzz/search/size_crossings.hpp"
@@ -55,6 +56,26 @@ std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p) {
     most = std::max(most, GuardedBuffers::footprint(specs) + GuardedBuffers::footprint(outputs));
   }
   return most;
+}
+
+CaseSize planned_size(const Kernel& kernel, const Params& p, const std::string& variant, const DeviceLimits& limits,
+                      std::uint64_t bytes) {
+  CaseSize size{.bytes = bytes};
+  try {
+    const LaunchPlan plan = kernel.plan(p, variant, limits);
+    double threads = 0;  // a size for ranking, not an index: no product of extents may wrap it
+    for (const LaunchSpec& l : plan.launches)
+      threads += static_cast<double>(l.grid.x) * static_cast<double>(l.grid.y) * static_cast<double>(l.grid.z) *
+                 static_cast<double>(l.block.x) * static_cast<double>(l.block.y) * static_cast<double>(l.block.z);
+    size.threads = threads >= 0x1p64 ? UINT64_MAX : static_cast<std::uint64_t>(threads);
+    const Prediction prediction = predict(plan, limits);
+    size.predicted = plan.host_error || !prediction.accepted() ? CaseSize::Outcome::refused
+                     : prediction.index_wrap() != "safe"        ? CaseSize::Outcome::wraps
+                                                                : CaseSize::Outcome::runs;
+  } catch (const std::exception&) {
+    size.predicted = CaseSize::Outcome::refused;  // a shape its host code refuses launches nothing
+  }
+  return size;
 }
 
 SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimits& limits,
@@ -273,6 +294,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         ++shapes_per_tier[c.tier];
         t.boundary_cases.push_back(Case{k->name(), variant, c.params, 1});
         t.tiers.push_back(c.tier);
+        t.sizes.push_back(planned_size(*k, c.params, variant, limits, c.bytes));
       }
       plan.targets.push_back(std::move(t));
     }
@@ -327,14 +349,17 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
   for (SweepTarget& t : plan.targets) {
     std::vector<Case> cases;
     std::vector<int> tiers;
+    std::vector<CaseSize> sizes;
     for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
       const int tier = i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries;
       if (!keep.contains(tier)) continue;
       cases.push_back(std::move(t.boundary_cases[i]));
       tiers.push_back(tier);
+      if (i < t.sizes.size()) sizes.push_back(t.sizes[i]);
     }
     t.boundary_cases = std::move(cases);
     t.tiers = std::move(tiers);
+    t.sizes = std::move(sizes);
   }
 }
 

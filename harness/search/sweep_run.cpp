@@ -75,9 +75,16 @@ class SweepRun {
 
   SweepSummary run(const std::vector<SweepTarget>& targets) {
     // 1. Boundary cases, tier by tier (sweep_plan.hpp, SweepTier); within a tier one case of each
-    //    target in turn, so a time budget leaves no kernel out; then 2. random cases as
+    //    target in turn, so a time budget leaves no kernel out (or, SweepOrder::cost, every boundary
+    //    tier cheapest first, then the speed tier); then 2. random cases as
     //    rapidcheck draws them, in chunks.
-    for (int tier = kDefaultBoundaries; tier <= kSpeed; ++tier) {
+    if (s_.order == SweepOrder::cost)
+      for (const CaseRef& ref : cost_order(targets, s_.measured_case_ms, s_.seed)) {
+        Case c = targets[ref.target].boundary_cases[ref.index];
+        c.seed = s_.seed;
+        submit(c, boundary_case_tier(tier_of(targets[ref.target], ref.index)));
+      }
+    for (int tier = s_.order == SweepOrder::cost ? kSpeed : kDefaultBoundaries; tier <= kSpeed; ++tier) {
       std::vector<std::vector<std::size_t>> queues(targets.size());  // per target, this tier's cases
       for (std::size_t t = 0; t < targets.size(); ++t)
         for (std::size_t i = 0; i < targets[t].boundary_cases.size(); ++i)

@@ -7,6 +7,7 @@
 // breaks. And the rapidcheck generator of random shapes, biased to those boundaries.
 #include <rapidcheck.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,22 @@
 
 namespace gridfuzz {
 
+// What the plan knows of a case before it runs, for what it will cost (cost_order.hpp).
+struct CaseSize {
+  std::uint64_t bytes = 0;    // device memory it needs
+  std::uint64_t threads = 0;  // threads its production call launches (its launches' grid x block)
+  // What the model predicts: the call runs, an index wraps (it may fault at once or run whole),
+  // or the launch is refused (or the host code fails): that ends in milliseconds, whatever the size.
+  enum class Outcome { runs, wraps, refused } predicted = Outcome::runs;
+};
+
 struct SweepTarget {
   const Kernel* kernel = nullptr;
   std::string variant;
   std::vector<ModelBoundary> boundaries;  // of this variant, from every start shape (random anchors)
   std::vector<Case> boundary_cases;       // seed 1; the sweep sets its own
   std::vector<int> tiers;                 // of each boundary case (SweepTier), ascending
+  std::vector<CaseSize> sizes;            // of each boundary case, as planned (cost_order.hpp)
 };
 
 // The order boundary cases run in, across all targets, so a time budget cuts the least telling
@@ -67,6 +78,12 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
 // Device bytes a case needs: its buffers with guard zones, and the split reference's outputs
 // (the most any variant needs: the sweep runs one shape for every variant).
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p);
+
+// The variant's case at `p`, `bytes` its device memory: the threads its production call launches
+// (every launch's grid x block, saturating; 0 when its host code launches nothing) and what the
+// model predicts of it.
+CaseSize planned_size(const Kernel& kernel, const Params& p, const std::string& variant, const DeviceLimits& limits,
+                      std::uint64_t bytes);
 
 // Random valid-looking params (check() may still reject some: the caller discards those).
 rc::Gen<Params> random_params(const Kernel& kernel, const std::vector<ModelBoundary>& boundaries);

@@ -17,11 +17,16 @@
 #include <vector>
 
 #include "gridfuzz/engine/case_record.hpp"
+#include "gridfuzz/search/cost_order.hpp"
 #include "gridfuzz/engine/executor.hpp"
 #include "gridfuzz/core/verdict.hpp"
 #include "gridfuzz/search/sweep_plan.hpp"
 
 namespace gridfuzz {
+
+// The order boundary cases run in: tier by tier (SweepTier; within a tier one case of each target
+// in turn, smallest first), or cheapest first across the tiers (cost_order.hpp).
+enum class SweepOrder { tiers, cost };
 
 struct SweepSettings {
   std::size_t cases = 100;    // random cases per kernel and variant (docs/MODELS.md, "The random phase")
@@ -31,6 +36,8 @@ struct SweepSettings {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::size_t chunk = 1024;   // cases handed to the executor at once (bounds memory)
   std::uint64_t device_bytes = 0;  // random shapes that need more device memory are redrawn (0: no limit)
+  SweepOrder order = SweepOrder::tiers;
+  MeasuredCaseMs measured_case_ms;  // what cases cost before, for SweepOrder::cost (may be empty)
 };
 
 struct SweepSummary {
