@@ -338,6 +338,31 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
   }
 }
 
+void keep_matching_cases(SweepPlan& plan, const AxisFilter& where) {
+  if (where.empty()) return;
+  std::vector<SweepTarget> kept;
+  std::set<std::string> left_out;
+  for (SweepTarget& t : plan.targets) {
+    const std::vector<AxisSpec> axes = t.kernel->axes();
+    if (!where.applies_to(axes)) {
+      if (left_out.insert(t.kernel->name()).second)
+        plan.notes.push_back(t.kernel->name() + ": not swept: it lacks an axis of --where '" + where.to_string() + "'");
+      continue;
+    }
+    std::vector<Case> cases;
+    std::vector<int> tiers;
+    for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+      if (!where.matches(axes, t.boundary_cases[i].params)) continue;
+      cases.push_back(std::move(t.boundary_cases[i]));
+      tiers.push_back(i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries);
+    }
+    t.boundary_cases = std::move(cases);
+    t.tiers = std::move(tiers);
+    kept.push_back(std::move(t));
+  }
+  plan.targets = std::move(kept);
+}
+
 namespace {
 
 using AxisValueGen = rc::Gen<std::pair<std::string, std::string>>;

@@ -23,7 +23,11 @@ using Runner = std::function<int()>;
 class Session;
 // Validates every case, then runs them as one batch through the session's executor, one row each
 // (console, and `csv_path` when not empty); exit kFound when any fails the run (run, replay).
-int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path);
+// `max_failures` > 0: no case starts once that many have failed (a note says so; rows are kept).
+int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path,
+              std::size_t max_failures = 0);
+// `--maxfail N` (N >= 1) into `max_failures` (run, replay, sweep).
+void add_maxfail_option(CLI::App& cmd, std::size_t& max_failures);
 
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global);
 Runner add_limits_command(CLI::App& app, const GlobalOptions& global);
