@@ -342,15 +342,17 @@ TEST(SweepRun, WhereSelectsEveryBoundaryAndRandomCase) {
                                      builtin_registry().find("gguf.quantize_q8_1").get()};
   SweepPlan plan = plan_sweep(kernels, kH200);
   AxisFilter where;
-  where.add("tokens>=8192,top_k<=4");
+  where.add("tokens>=8192");
   keep_matching_cases(plan, where);
   ASSERT_FALSE(plan.targets.empty());
   for (const SweepTarget& t : plan.targets) {
     EXPECT_EQ(t.kernel->name(), "gguf.moe_vec");
     EXPECT_EQ(t.boundary_cases.size(), t.tiers.size());
   }
-  ASSERT_EQ(plan.notes.size(), 1u);
-  EXPECT_NE(plan.notes[0].find("gguf.quantize_q8_1: not swept"), std::string::npos) << plan.notes[0];
+  const auto left_out = std::count_if(plan.notes.begin(), plan.notes.end(), [](const std::string& n) {
+    return n.find("gguf.quantize_q8_1: not swept: it lacks an axis of --where") != std::string::npos;
+  });
+  EXPECT_EQ(left_out, 1);  // once, though it has several targets (variants)
   SweepSettings s{30, 3, 0};
   s.where = where;
   SimulatedDevices devices(2, kH200);
@@ -358,7 +360,6 @@ TEST(SweepRun, WhereSelectsEveryBoundaryAndRandomCase) {
   std::size_t boundary = 0, random = 0;
   for (const auto& [id, record] : o.rows) {
     EXPECT_GE(record.the_case.params.get_int("tokens"), 8192) << record.the_case.replay();
-    EXPECT_LE(record.the_case.params.get_int("top_k"), 4) << record.the_case.replay();
     if (record.tier == CaseTier::random) ++random;
     else if (record.tier != CaseTier::shrink) ++boundary;
   }
