@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ enum ExitCode : int { kOk = 0, kFound = 1, kUsage = 2, kEnvironment = 3 };
 
 struct GlobalOptions {
   DeviceChoice device;
+  // The words after the first "--" of the command line (nullopt: there is none); `watch` runs them.
+  std::optional<std::vector<std::string>> after_dashes;
 };
 
 using Runner = std::function<int()>;
@@ -43,5 +46,6 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions& global);
 Runner add_models_command(CLI::App& app, const GlobalOptions& global);
 Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_merge_command(CLI::App& app, const GlobalOptions& global);
+Runner add_watch_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace gridfuzz::app
