@@ -4,6 +4,8 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS gridfuzz RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# gridfuzz watch's injection library, where the installed gridfuzz looks for it.
+install(TARGETS gridfuzz_watch_injection LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gridfuzz)
 if(TARGET gridfuzz_selftest_plugin)
   install(TARGETS gridfuzz_selftest_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/gridfuzz)
 endif()

@@ -191,6 +191,7 @@ int run_main(int argc, char** argv) {
   add(add_diff_command);
   add(add_baseline_command);
   add(add_merge_command);
+  add(add_watch_command);
 
   std::vector<std::string> commands;
   for (const auto& entry : runners) commands.push_back(entry.first->get_name());
@@ -201,6 +202,11 @@ int run_main(int argc, char** argv) {
               << "; run 'gridfuzz --help' for usage)\n";
     return kUsage;
   }
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      global.after_dashes = std::vector<std::string>(argv + i + 1, argv + argc);
+      break;
+    }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

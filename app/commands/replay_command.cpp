@@ -1,5 +1,6 @@
-// `gridfuzz replay REPLAY | CSV:ROW | CSV [--failing]`: re-run recorded cases: one replay string,
-// one row of a CSV, or every row of a CSV (only the failing ones with --failing), as one batch.
+// `gridfuzz replay REPLAY | CSV:ROW | CSV | --failed CSV`: re-run recorded cases: one replay
+// string, one row of a CSV, every row of a CSV, or every failing row of one (`--failed CSV`; the
+// older spelling `CSV --failing` still works), as one batch; `--maxfail N` stops after N failures.
 // Every replayed case gets the self-check (its production call made again and compared with
 // itself) unless --self-check-share says otherwise.
 #include <filesystem>
@@ -65,18 +66,28 @@ std::vector<Case> cases_of(const std::string& text, const ReplaySource& source, 
 
 Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
   auto text = std::make_shared<std::string>();
+  auto failed_csv = std::make_shared<std::string>();
   auto failing = std::make_shared<bool>(false);
+  auto max_failures = std::make_shared<std::size_t>(0);
   auto engine = std::make_shared<EngineOptions>();
   auto* cmd = app.add_subcommand(
-      "replay", "re-run recorded cases: a replay string, CSV:ROW (1-based), or every row of a CSV (--failing: the failing ones)");
-  cmd->add_option("case", *text, "KERNEL/VARIANT/SEED/params, file.csv:ROW, or file.csv")->required();
-  cmd->add_flag("--failing", *failing, "with a whole CSV: only the rows whose verdict fails a run");
+      "replay", "re-run recorded cases: a replay string, CSV:ROW (1-based), every row of a CSV, or --failed CSV: its failing rows");
+  cmd->add_option("case", *text, "KERNEL/VARIANT/SEED/params, file.csv:ROW, or file.csv");
+  cmd->add_option("--failed", *failed_csv, "replay every row of this CSV whose verdict fails a run");
+  cmd->add_flag("--failing", *failing, "with a whole CSV as the case: only its failing rows (the same as --failed CSV)");
+  add_maxfail_option(*cmd, *max_failures);
   // A replay asks whether the row's outcome holds: every replayed case is also compared with its own
   // second call (self:same / self:differ:N on its line and in its row), unless told otherwise.
   engine->self_check_share = 1;
   add_engine_options(*cmd, *engine);
-  return [text, failing, engine, &global]() -> int {
-    const ReplaySource source = source_of(*text);
+  return [text, failed_csv, failing, max_failures, engine, &global]() -> int {
+    if (!failed_csv->empty() && !text->empty())
+      throw UsageError("replay: give the cases once: --failed '" + *failed_csv + "' or '" + *text + "', not both");
+    if (failed_csv->empty() && text->empty())
+      throw UsageError("replay: name the cases: a replay string, file.csv:ROW, file.csv, or --failed file.csv");
+    const bool failing_only = *failing || !failed_csv->empty();
+    const std::string& named = failed_csv->empty() ? *text : *failed_csv;
+    const ReplaySource source = failed_csv->empty() ? source_of(*text) : ReplaySource{*failed_csv, std::nullopt};
     // An output never names an input of its command: the rows replayed are not appended to their CSV.
     if (source.csv && !engine->csv.empty() && is_same_file(engine->csv, *source.csv))
       throw UsageError("--csv '" + engine->csv + "' is the same file as the CSV the cases are read from, '" +
@@ -84,7 +95,7 @@ Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
     Session session(global, *engine);
     std::vector<Case> cases;
     try {
-      cases = cases_of(*text, source, *failing);
+      cases = cases_of(named, source, failing_only);
     } catch (const reports::CsvIoError&) {
       throw;  // a read error: the environment
     } catch (const reports::CsvError& e) {
@@ -92,7 +103,7 @@ Runner add_replay_command(CLI::App& app, const GlobalOptions& global) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("replay: ") + e.what());
     }
-    return run_cases(session, cases, engine->csv);
+    return run_cases(session, cases, engine->csv, *max_failures);
   };
 }
 

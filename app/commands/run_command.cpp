@@ -1,5 +1,5 @@
-// `gridfuzz run KERNEL --variant V --set name=value... [--zip] [--csv F]`: run the cases (the
-// product of the --set lists/ranges, or zipped), one row each, and print a table.
+// `gridfuzz run KERNEL --variant V --set name=value... [--zip] [--maxfail N] [--csv F]`: run the
+// cases (the product of the --set lists/ranges, or zipped), one row each, and print a table.
 #include <iostream>
 #include <optional>
 #include <set>
@@ -12,6 +12,7 @@
 #include "gridfuzz/app/parse.hpp"
 #include "gridfuzz/app/session.hpp"
 #include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/engine/run_batch.hpp"
 
 namespace gridfuzz::app {
 namespace {
@@ -23,12 +24,13 @@ struct RunArgs {
   std::string models;  // --model: start from these profiles' shapes
   bool zip = false;
   std::uint64_t seed = 1;
+  std::size_t max_failures = 0;  // --maxfail (0: no limit)
   EngineOptions engine;
 };
 
 }  // namespace
 
-int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path) {
+int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path, std::size_t max_failures) {
   for (const Case& c : cases) session.validate(c);  // before the CSV is opened: bad input changes no file
   std::optional<reporters::CsvReporter> csv;
   if (!csv_path.empty()) csv.emplace(csv_path);
@@ -37,17 +39,27 @@ int run_cases(Session& session, const std::vector<Case>& cases, const std::strin
     std::cerr << "note: " << (session.limits().note.empty() ? "static analysis" : session.limits().note)
               << " (observed = static)\n";
   // One batch: the executor's workers take the cases side by side (rows in completion order).
-  int failures = 0;
-  std::size_t ran = 0;
-  session.executor().run(cases, [&](const Case&, const CaseRecord& record) {
+  const BatchResult batch = run_batch(session.executor(), cases, [&](const Case&, const CaseRecord& record) {
     if (csv) csv->report(record);
     console.report(record);
-    failures += record.verdict.fails_run();
-    ++ran;
-  }, {});
-  if (ran != cases.size()) throw std::logic_error("the executor left " + std::to_string(cases.size() - ran) + " case(s) without a record");
-  std::cout << cases.size() << " case(s), " << failures << " failing" << (session.worker_restarts() ? ", worker restarts: " + std::to_string(session.worker_restarts()) : "") << "\n";
-  return failures ? kFound : kOk;
+  }, max_failures);
+  if (batch.stopped)
+    std::cerr << "note: stopped after " << batch.failures << " failing case(s) (--maxfail " << max_failures << "): "
+              << cases.size() - batch.ran << " of " << cases.size() << " case(s) not run\n";
+  else if (batch.ran != cases.size())
+    throw std::logic_error("the executor left " + std::to_string(cases.size() - batch.ran) + " case(s) without a record");
+  std::cout << batch.ran << " case(s), " << batch.failures << " failing" << (session.worker_restarts() ? ", worker restarts: " + std::to_string(session.worker_restarts()) : "") << "\n";
+  return batch.failures ? kFound : kOk;
+}
+
+void add_maxfail_option(CLI::App& cmd, std::size_t& max_failures) {
+  cmd.add_option("--maxfail", max_failures,
+                 "stop after N failing cases: none starts once N have failed the run (the rows so far are kept; "
+                 "exit 1, as for any failure)")
+      ->check(whole_number(std::size_t{1} << 30))
+      ->check(CLI::Validator(
+          [](std::string& text) { return parse_u64(text, "--maxfail") == 0 ? std::string("N must be at least 1") : ""; },
+          "N >= 1", "at least one"));
 }
 
 Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
@@ -62,6 +74,7 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "see `gridfuzz models`)");
   cmd->add_flag("--zip", a->zip, "pair the i-th values of every --set instead of taking the product");
   cmd->add_option("--seed", a->seed, "input seed (default 1)")->check(whole_number());
+  add_maxfail_option(*cmd, a->max_failures);
   add_engine_options(*cmd, a->engine);
   return [a, &global]() -> int {
     Session session(global, a->engine);
@@ -99,7 +112,7 @@ Runner add_run_command(CLI::App& app, const GlobalOptions& global) {
         session.validate(c);
         cases.push_back(std::move(c));
       }
-    return run_cases(session, cases, a->engine.csv);
+    return run_cases(session, cases, a->engine.csv, a->max_failures);
   };
 }
 

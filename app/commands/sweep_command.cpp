@@ -55,6 +55,8 @@ struct SweepArgs {
   std::string save_corpus;  // folder for minimal failing cases (properties/corpus)
   std::string devices;      // --devices all|0,1,...: one worker per GPU
   bool json = false;        // the summary as JSON on stdout
+  std::vector<std::string> where;  // --where: axis predicates, all must hold
+  std::size_t max_failures = 0;    // --maxfail (0: no limit)
   EngineOptions engine;
 };
 
@@ -180,6 +182,21 @@ std::map<std::string, Verdict> resumed_verdicts(const std::string& path, const R
   return done;
 }
 
+// --where options -> one filter, checked against the swept kernels' axes (a typo must not make a
+// green sweep of nothing).
+AxisFilter where_filter(const std::vector<std::string>& texts, const std::vector<const Kernel*>& kernels) {
+  AxisFilter filter;
+  try {
+    for (const std::string& text : texts) filter.add(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--where: ") + e.what());
+  }
+  std::vector<std::vector<AxisSpec>> axes;
+  for (const Kernel* k : kernels) axes.push_back(k->axes());
+  if (const auto problem = filter.problem(axes)) throw UsageError("--where: " + *problem);
+  return filter;
+}
+
 // The summary as one JSON object.
 std::string summary_json(const SweepArgs& a, const SweepSummary& summary, const Session& session, double wall_s,
                          const std::vector<std::string>& saved, int exit_code) {
@@ -197,7 +214,7 @@ std::string summary_json(const SweepArgs& a, const SweepSummary& summary, const 
   j.key("verdicts").begin_object();
   for (const auto& [v, n] : summary.by_verdict) j.field(v, n);
   j.end_object();
-  j.field("budget_hit", summary.budget_hit);
+  j.field("budget_hit", summary.budget_hit).field("max_failures_hit", summary.max_failures_hit);
   j.key("failures").begin_array();
   for (const auto& f : summary.failures) {
     const std::size_t gap = f.find("  ");
@@ -264,6 +281,10 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "(default: the one --device selects; the last --devices given counts)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--shard", a->shard, "run only shard I of N (I/N, 1-based): kernel x variant targets dealt round-robin");
+  cmd->add_option("--where", a->where,
+                  "sweep only the cases whose axes satisfy these predicates: AXIS OP VALUE, OP one of = != < <= > >= "
+                  "(choice axes: = and !=), several joined with ',' or repeated (all must hold), e.g. 'tokens>=8192'");
+  add_maxfail_option(*cmd, a->max_failures);
   cmd->add_flag("--json", a->json,
                 "print the summary as one JSON object on stdout, and no row lines (notes and progress stay on stderr)");
   add_engine_options(*cmd, a->engine);
@@ -276,6 +297,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
     if (a->crossings_as_found) plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
     check_variants(kernels, a->variants);
+    const AxisFilter where = where_filter(a->where, kernels);
     if (!a->save_corpus.empty()) check_corpus_folder(a->save_corpus);
     MeasuredCaseMs costs = read_case_costs(a->costs);
 
@@ -309,6 +331,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
 
     SweepPlan plan = plan_sweep(kernels, session.limits().limits, plan_options);
     keep_boundary_tiers(plan, a->tiers.empty() ? std::vector<std::string>{"all"} : a->tiers);
+    keep_matching_cases(plan, where);
     std::vector<SweepTarget> targets = std::move(plan.targets);
     if (shard.second > 1) {
       std::vector<SweepTarget> mine;
@@ -330,7 +353,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                                  .start = started,
                                  .device_bytes = session.limits().limits.total_mem_bytes,
                                  .order = a->order == "cost" ? SweepOrder::cost : SweepOrder::tiers,
-                                 .measured_case_ms = std::move(costs)};
+                                 .measured_case_ms = std::move(costs),
+                                 .where = where,
+                                 .max_failures = a->max_failures};
     SweepSummary summary = run_sweep(targets, settings, session.executor(), done, [&](const CaseRecord& record) {
       csv.report(record);
       progress.step(reporters::console_line(record), record.verdict.fails_run());
@@ -365,6 +390,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     if (summary.budget_hit)
       std::cout << "time budget of " << a->time_budget_s << " s reached: remaining cases not started (ran "
                 << summary.ran + summary.reused << " of about " << planned << " planned)\n";
+    if (summary.max_failures_hit)
+      std::cout << "stopped after " << summary.failures.size() << " failing case(s) (--maxfail " << a->max_failures
+                << "): remaining cases not started, failures not shrunk\n";
     for (const auto& f : summary.failures) std::cout << "FAIL " << f << "\n";
     std::cout << "rows: " << a->engine.csv << "\n";
     return exit_code;

@@ -1,9 +1,11 @@
-// The gridfuzz adapter for rms_norm.cuh (Kernel API v2): the kernel and its launch geometry come
-// from the user's header unchanged; the launch goes through gridfuzz's Launcher so every refusal
-// is recorded. `RmsNorm` describes the family; bind() parses one shape into an `RmsNormCase`.
-#include <algorithm>
+// The gridfuzz adapter for rms_norm.cuh (Kernel API v2, on the API's defaults): the kernel and
+// its launch geometry come from the user's header unchanged; the launch goes through gridfuzz's
+// Launcher, so every refusal is recorded. `RmsNorm` is the family (name, axes); bind() parses one
+// shape into an `RmsNormCase`, which answers everything about that case. Left to the defaults:
+// the description, one variant ("default"), no constraint between axes, seeded inputs by element
+// type, no split reference (the oracle checks guards, poison and the CPU samples: `split:none`),
+// every buffer moved once, bit for bit.
 #include <cmath>
-#include <stdexcept>
 
 #include "gridfuzz/plugin.hpp"
 #include "rms_norm.cuh"
@@ -12,107 +14,52 @@ using namespace gridfuzz;
 
 namespace {
 
-__global__ void fill(float* x, unsigned long long n, unsigned long long seed) {
-  for (auto i = blockIdx.x * 256ull + threadIdx.x; i < n; i += 256ull * gridDim.x)
-    x[i] = 0.5f + ((i * 2654435761ull ^ seed) % 1000) / 1000.0f;
-}
-
-const device::Function& kernel_fn() {
-  static const device::Function f = device::Function::from_symbol((const void*)rms_norm_kernel, "rms_norm");
-  return f;
-}
-const device::Function& fill_fn() {
-  static const device::Function f = device::Function::from_symbol((const void*)fill, "fill");
-  return f;
-}
-
-// The launch the user's launcher makes for `rows` rows, from the user's own geometry function.
-LaunchSpec rms_norm_launch(std::uint64_t rows) {
-  const dim3 g = rms_norm_grid(static_cast<int>(rows));
-  LaunchSpec l;
-  l.name = "rms_norm";
-  l.grid = {g.x, g.y, g.z};
-  l.block = {kRmsNormThreads, 1, 1};
-  return l;
-}
-
-// One case: the shape parsed once; everything gridfuzz asks about the case is answered here.
 class RmsNormCase final : public BoundCase {
  public:
   explicit RmsNormCase(const Params& p) : rows_(p.get_u64("rows")), cols_(p.get_u64("cols")) {}
 
+  // The launch the user's launcher makes, from the user's own geometry function, and the `int cols`
+  // it passes (a value over int32 would reach the kernel wrapped).
   LaunchPlan plan(const DeviceLimits&) const override {
-    LaunchPlan plan;
-    plan.launches.push_back(rms_norm_launch(rows_));
-    plan.host_arguments.push_back({"cols", cols_, IndexType::int32});  // rms_norm_kernel(..., int cols, ...)
-    return plan;
+    const dim3 g = rms_norm_grid(static_cast<int>(rows_));
+    return {.launches = {{.name = "rms_norm", .grid = {g.x, g.y, g.z}, .block = {kRmsNormThreads, 1, 1}}},
+            .host_arguments = {{"cols", cols_, IndexType::int32}}};
   }
   std::vector<BufferSpec> buffers() const override {
     return {{"x", BufferRole::input, ElementType::f32, rows_ * cols_},
             {"y", BufferRole::output, ElementType::f32, rows_ * cols_}};
   }
-  // bytes_moved() and compare_policy() keep their defaults: every buffer once, bit for bit (rows
-  // are independent and each uses one fixed reduction order).
-  std::vector<SplitPiece> split(const DeviceLimits& l) const override {
-    std::vector<SplitPiece> s;
-    for (std::uint64_t r = 0; r < rows_; r += l.max_grid_y) s.push_back({"rows", r, std::min(rows_, r + l.max_grid_y)});
-    return s;
-  }
-  void fill_inputs(std::uint64_t seed, const BufferSet& b, CUstream s) const override {
-    float* x = b.as<float>("x");
-    unsigned long long n = rows_ * cols_, sd = seed;
-    void* args[] = {&x, &n, &sd};
-    LaunchSpec l;
-    l.name = "fill";
-    l.grid = {1024, 1, 1};
-    l.block = {256, 1, 1};
-    device::Launcher().launch_checked(fill_fn(), l, args, s);
-  }
+  // As the user's launcher: unchecked (launcher.launch, not launch_checked).
   void launch(const DeviceLimits& l, const BufferSet& b, device::Launcher& launcher, CUstream s) const override {
-    run(0, b, launcher, s, plan(l).launches.front(), false);  // as the user's launcher: unchecked
+    static const device::Function fn = device::Function::from_symbol((const void*)rms_norm_kernel, "rms_norm");
+    const float* x = b.as<float>("x");
+    float* y = b.as<float>("y");
+    int cols = static_cast<int>(cols_);
+    float eps = 1e-6f;
+    void* args[] = {&x, &y, &cols, &eps};
+    launcher.launch(fn, plan(l).launches.front(), args, s);
   }
-  void launch_split_reference(const DeviceLimits& l, const BufferSet& b, device::Launcher& launcher,
-                              CUstream s) const override {
-    for (const SplitPiece& piece : split(l))
-      run(piece.begin, b, launcher, s, rms_norm_launch(piece.end - piece.begin), true);
-  }
+  // The first element of the last row, where a geometry bug shows first, in float64.
   std::vector<ReferenceSample> cpu_reference(const BufferSet& b, std::uint64_t, std::size_t) const override {
-    const std::uint64_t row = rows_ - 1;  // the last row, where a geometry bug shows first
     std::vector<float> x(cols_);
-    b.read(b.index_of("x"), row * cols_ * 4, x.data(), cols_ * 4);
-    double ss = 0;
-    for (float v : x) ss += double(v) * v;
-    return {{b.index_of("y"), row * cols_, x[0] / std::sqrt(ss / cols_ + 1e-6), 1e-5, 1e-6}};
+    b.read(b.index_of("x"), (rows_ - 1) * cols_ * 4, x.data(), cols_ * 4);
+    double sum = 0;
+    for (float v : x) sum += double(v) * v;
+    return {{b.index_of("y"), (rows_ - 1) * cols_, x[0] / std::sqrt(sum / cols_ + 1e-6), 1e-5, 1e-6}};
   }
 
  private:
-  void run(std::uint64_t r0, const BufferSet& b, device::Launcher& launcher, CUstream s, const LaunchSpec& l,
-           bool checked) const {
-    const float* x = b.as<float>("x") + r0 * cols_;
-    float* y = b.as<float>("y") + r0 * cols_;
-    int c = static_cast<int>(cols_);
-    float eps = 1e-6f;
-    void* args[] = {&x, &y, &c, &eps};
-    checked ? launcher.launch_checked(kernel_fn(), l, args, s) : launcher.launch(kernel_fn(), l, args, s);
-  }
   std::uint64_t rows_, cols_;
 };
 
-// The family: name, axes, variants; bind() makes one case.
 class RmsNorm final : public Kernel {
  public:
   std::string name() const override { return "my.rms_norm"; }
-  std::string description() const override { return "RMSNorm, rows on grid.y (user kernel)"; }
-  std::vector<std::string> variants() const override { return {"legacy"}; }
   std::vector<AxisSpec> axes() const override {
-    return {{"rows", "rows", "1024", {}, 1, 1 << 20}, {"cols", "hidden size", "128", {}, 1, 8192}};
+    return {Axis::integer("rows", 1, 1 << 20).default_value(1024),
+            Axis::integer("cols", 1, 8192).default_value(128).help("hidden size")};
   }
-  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
-  // launch_owner() keeps its default, LaunchOwner::harness_launcher: launch() goes through gridfuzz's
-  // Launcher. To call the user's own launcher as it is (rms_norm() in the header), return
-  // LaunchOwner::own_host_code and call it from launch(): gridfuzz records its launches itself.
-  std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    if (variant != "legacy") throw std::invalid_argument(name() + ": unknown variant '" + variant + "'");
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
     return std::make_unique<RmsNormCase>(p);
   }
 };

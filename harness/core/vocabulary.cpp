@@ -358,7 +358,8 @@ std::string OracleResult::to_string() const {
     case Kind::guard:
     case Kind::reference_fault: return joined(name, where);
     case Kind::compared: {
-      std::string text = joined(name, exact ? "exact" : "tol") + ":" + std::to_string(split_mismatches) +
+      std::string text = (split_reference ? joined(name, exact ? "exact" : "tol") + ":" + std::to_string(split_mismatches)
+                                          : joined(name, "none")) +
                          " unwritten:" + std::to_string(unwritten) + " cpu:" + std::to_string(cpu_ok) + "/" +
                          std::to_string(cpu_total);
       if (self_differ) {  // appended piecewise (quoted() says why)

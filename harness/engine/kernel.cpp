@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/engine/seeded_fill.hpp"
 
 namespace gridfuzz {
 
@@ -32,5 +33,25 @@ std::uint64_t BoundCase::bytes_moved() const {
 }
 
 ComparePolicy BoundCase::compare_policy() const { return {true, 0, 0, "bit-exact (the adapter states no tolerance)"}; }
+
+std::vector<SplitPiece> BoundCase::split(const DeviceLimits&) const { return {}; }
+
+void BoundCase::fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const {
+  const std::vector<BufferSpec> specs = buffers();
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].role == BufferRole::input) fill_seeded(specs[i].type, bufs.ptr(i), specs[i].elements, seed, i, stream);
+}
+
+void BoundCase::launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const {
+  throw std::logic_error(
+      "split() returned pieces but launch_split_reference() is not overridden: override both, or neither (no split "
+      "reference)");
+}
+
+std::string Kernel::description() const { return "no description"; }
+
+std::vector<std::string> Kernel::variants() const { return {"default"}; }
+
+std::optional<std::string> Kernel::check(const Params&) const { return std::nullopt; }
 
 }  // namespace gridfuzz

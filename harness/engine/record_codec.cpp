@@ -123,6 +123,7 @@ std::string encode_record(const CaseRecord& r) {
   w.put_uint("unwritten", r.oracle.unwritten);
   w.put_uint("cpu_ok", r.oracle.cpu_ok);
   w.put_uint("cpu_total", r.oracle.cpu_total);
+  w.put_bool("oracle_split_reference", r.oracle.split_reference);
   if (r.oracle.self_differ) w.put_uint("self_differ", *r.oracle.self_differ);  // absent: no self-check
   if (r.oracle.reference_again) w.put_uint("reference_again", *r.oracle.reference_again);  // absent: not made
   w.put("verdict", r.verdict.to_string());
@@ -178,7 +179,8 @@ CaseRecord decode_record(std::string_view bytes) {
   r.observed = {word(f, "observed", parse_observed_kind), f.text("observed_reason")};
   r.oracle = {word(f, "oracle_kind", parse_oracle_kind),    f.text("oracle_where"),     f.get_bool("oracle_exact"),
               f.get<std::uint64_t>("split_mismatches"),    f.get<double>("max_abs_err"), f.get<std::uint64_t>("unwritten"),
-              f.get<std::uint64_t>("cpu_ok"),              f.get<std::uint64_t>("cpu_total")};
+              f.get<std::uint64_t>("cpu_ok"),              f.get<std::uint64_t>("cpu_total"),
+              f.get_bool("oracle_split_reference")};
   if (f.has("self_differ")) r.oracle.self_differ = f.get<std::uint64_t>("self_differ");
   if (f.has("reference_again")) r.oracle.reference_again = f.get<std::uint64_t>("reference_again");
   const auto verdict = Verdict::parse(f.text("verdict"));

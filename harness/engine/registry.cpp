@@ -33,6 +33,9 @@ void check_shape(const Kernel& kernel) {
       throw std::invalid_argument(where + ": axis '" + axis.name + "' has min " + std::to_string(axis.min) +
                                   " > max " + std::to_string(axis.max));
   }
+  // Every case starts from the defaults: one the axis itself refuses is a typo in axes().
+  if (const auto bad = Params::validate(Params::defaults(kernel.axes()), kernel.axes()))
+    throw std::invalid_argument(where + ": a default is not a valid value of its axis: " + *bad);
 }
 
 bool by_name(const std::shared_ptr<const Kernel>& k, const std::string& name) { return k->name() < name; }

@@ -212,9 +212,10 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     if (specs[i].role == BufferRole::output)
       unwritten += count_poison(specs[i].type, bufs.ptr(i), specs[i].elements, harness, stream);
   phases.compare_ms += clock.lap();
-  // 3. split-batch reference
+  // 3. split-batch reference, when the adapter has one (split() gives pieces; none by default)
+  const bool has_split = !bound.split(limits).empty();
   std::optional<ReferenceComparison> compared;
-  if (kept) {
+  if (has_split && kept) {
     compared = compare_with_reference(bound, bufs, *kept, stream);
     if (compared->mismatches == 0) {
       o.reference = std::move(kept);
@@ -224,7 +225,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     }
     phases.compare_ms += clock.lap();
   }
-  if (!o.reference) {
+  if (has_split && !o.reference) {
     SplitReference fresh = make_split_reference(bound, limits, bufs, stream, phases, clock);
     if (fresh.failed) {
       result.context_lost = result.context_lost || fresh.context_lost;
@@ -237,9 +238,11 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
     compared = compare_with_reference(bound, bufs, *o.reference, stream);
     phases.compare_ms += clock.lap();
   }
-  o.result.split_mismatches = compared->mismatches;
-  o.result.max_abs_err = compared->max_abs_err;
-  o.detail = compared->detail;
+  if (compared) {
+    o.result.split_mismatches = compared->mismatches;
+    o.result.max_abs_err = compared->max_abs_err;
+    o.detail = compared->detail;
+  }
   // 4. CPU reference on samples
   std::size_t ref_bad = 0, ref_total = 0;
   std::string ref_detail;
@@ -261,6 +264,7 @@ OracleOutcome run_oracle(const BoundCase& bound, const Case& c, const DeviceLimi
   // The first failing check decides the kind; the result holds all.
   o.result.kind = OracleResult::Kind::compared;
   o.result.exact = bound.compare_policy().exact;
+  o.result.split_reference = has_split;
   o.result.unwritten = unwritten;
   o.result.cpu_ok = ref_total - ref_bad;
   o.result.cpu_total = ref_total;
@@ -553,7 +557,7 @@ CaseResult run_case(const Kernel& kernel, const Case& c, const DeviceLimits& lim
         repeating = false;
         r.phases.call_ms += clock.lap();
         r.oracle.self_differ = differ;
-        if (wants_reference_again(o.failure_kind, differ)) {
+        if (r.oracle.split_reference && wants_reference_again(o.failure_kind, differ)) {
           // The first reference is freed by now; the second is compared with the same outputs (the
           // case's memory need counts one reference).
           SplitReference again = make_split_reference(*bound, limits, *bufs, stream.get(), r.phases, clock);

@@ -336,6 +336,27 @@ std::vector<std::string> boundary_tier_names() {
   return names;
 }
 
+namespace {
+
+// Keeps the boundary cases i of `t` with keep(i), and their tiers and sizes beside them.
+template <class Keep>
+void keep_cases_if(SweepTarget& t, Keep keep) {
+  std::vector<Case> cases;
+  std::vector<int> tiers;
+  std::vector<CaseSize> sizes;
+  for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
+    if (!keep(i)) continue;
+    cases.push_back(std::move(t.boundary_cases[i]));
+    tiers.push_back(i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries);
+    if (i < t.sizes.size()) sizes.push_back(t.sizes[i]);
+  }
+  t.boundary_cases = std::move(cases);
+  t.tiers = std::move(tiers);
+  t.sizes = std::move(sizes);
+}
+
+}  // namespace
+
 void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names) {
   const std::vector<std::string> all = boundary_tier_names();
   std::set<int> keep;
@@ -347,20 +368,25 @@ void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names)
     else if (name != "none") keep.insert(tier);
   }
   for (SweepTarget& t : plan.targets) {
-    std::vector<Case> cases;
-    std::vector<int> tiers;
-    std::vector<CaseSize> sizes;
-    for (std::size_t i = 0; i < t.boundary_cases.size(); ++i) {
-      const int tier = i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries;
-      if (!keep.contains(tier)) continue;
-      cases.push_back(std::move(t.boundary_cases[i]));
-      tiers.push_back(tier);
-      if (i < t.sizes.size()) sizes.push_back(t.sizes[i]);
-    }
-    t.boundary_cases = std::move(cases);
-    t.tiers = std::move(tiers);
-    t.sizes = std::move(sizes);
+    keep_cases_if(t, [&](std::size_t i) { return keep.contains(i < t.tiers.size() ? t.tiers[i] : kDefaultBoundaries); });
   }
+}
+
+void keep_matching_cases(SweepPlan& plan, const AxisFilter& where) {
+  if (where.empty()) return;
+  std::vector<SweepTarget> kept;
+  std::set<std::string> left_out;
+  for (SweepTarget& t : plan.targets) {
+    const std::vector<AxisSpec> axes = t.kernel->axes();
+    if (!where.applies_to(axes)) {
+      if (left_out.insert(t.kernel->name()).second)
+        plan.notes.push_back(t.kernel->name() + ": not swept: it lacks an axis of --where '" + where.to_string() + "'");
+      continue;
+    }
+    keep_cases_if(t, [&](std::size_t i) { return where.matches(axes, t.boundary_cases[i].params); });
+    kept.push_back(std::move(t));
+  }
+  plan.targets = std::move(kept);
 }
 
 namespace {

@@ -46,6 +46,7 @@ rc::detail::TestResult check_random_shapes(const SweepTarget& t, const SweepSett
         const Params p = *random_params(k, t.boundaries);
         RC_PRE(!k.check(p).has_value());
         RC_PRE(s.device_bytes == 0 || case_device_bytes(k, p) <= s.device_bytes);
+        RC_PRE(s.where.empty() || s.where.matches(k.axes(), p));
         const std::optional<Verdict> verdict = verdict_of(Case{k.name(), t.variant, p, s.seed});
         RC_ASSERT(!(verdict && verdict->fails_run()));
       }),
@@ -103,10 +104,12 @@ class SweepRun {
     flush();
     if (s_.cases > 0)
       for (std::size_t i = 0; i < targets.size(); ++i) {
-        if (out_of_time()) break;
+        if (out_of_time() || failures_reached()) break;
         // Under a budget, this target's share of the time left; what it leaves goes to the next.
         const auto share_end = share_deadline(targets.size() - i);
-        const auto over = [&] { return out_of_time() || std::chrono::steady_clock::now() > share_end; };
+        const auto over = [&] {
+          return out_of_time() || failures_reached() || std::chrono::steady_clock::now() > share_end;
+        };
         // Draw and run in small chunks, so the share's end stops the drawing soon after it comes;
         // once a case of this target has finished, no new one starts after the share's end.
         chunk_cap_ = s_.time_budget_s > 0 ? kBudgetedRandomChunk : s_.chunk;
@@ -126,6 +129,10 @@ class SweepRun {
       }
     flush();
     if (out_of_time()) summary_.budget_hit = true;
+    if (failures_reached()) {
+      summary_.max_failures_hit = true;
+      return summary_;  // --maxfail: nothing more starts, not even a shrinking step
+    }
 
     // 3. Each random property with a failing row again, over the verdicts; a failure is shrunk
     //    here. A target without one passes its property: nothing to check.
@@ -140,6 +147,8 @@ class SweepRun {
     return s_.time_budget_s > 0 &&
            std::chrono::duration<double>(std::chrono::steady_clock::now() - s_.start).count() > s_.time_budget_s;
   }
+
+  bool failures_reached() const { return s_.max_failures > 0 && new_failures_.load() >= s_.max_failures; }
 
   // An equal share of the time left among `targets_left` targets (no budget: never).
   std::chrono::steady_clock::time_point share_deadline(std::size_t targets_left) const {
@@ -173,10 +182,10 @@ class SweepRun {
       const std::uint64_t key = id_key(c.id());
       finished.insert(key);
       take(c, record, pending_tiers_.at(key));
-    }, [&] { return out_of_time() || (share_over_ && share_over_()); });
+    }, [&] { return out_of_time() || failures_reached() || (share_over_ && share_over_()); });
     for (const Case& c : pending_)
       if (!finished.contains(id_key(c.id()))) {
-        summary_.budget_hit = true;
+        (failures_reached() ? summary_.max_failures_hit : summary_.budget_hit) = true;
         met_.erase(id_key(c.id()));  // never ran: a later look-up must not take it for a pass
       }
     pending_.clear();
@@ -197,6 +206,7 @@ class SweepRun {
     met_.insert(id_key(c.id()));
     ++summary_.ran;
     ++target_rows_;
+    if (record.verdict.fails_run()) ++new_failures_;
     tally(c, record.verdict);
     CaseRecord made_by = record;
     made_by.tier = tier;
@@ -273,6 +283,7 @@ class SweepRun {
   // and whether its share is spent.
   std::atomic<std::size_t> target_rows_{0};
   std::function<bool()> share_over_;
+  std::atomic<std::size_t> new_failures_{0};                // failing rows this sweep ran (--maxfail)
   std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
   std::unordered_map<std::uint64_t, Verdict> resumed_;  // verdicts of a resumed CSV
   std::unordered_map<std::uint64_t, Verdict> failing_;  // verdicts of the failing rows

@@ -19,6 +19,9 @@
 // History: 1, the first plugin ABI; 2, Kernel::bind returns a BoundCase (the shape parsed once,
 // the variant known to the split reference), buffers by name, host-computed arguments in the
 // plan, 16-bit index types, Kernel::launch_owner; 3, BoundCase::reference_same_for_every_variant.
+// Still 3: defaults for Kernel::description, variants, check and BoundCase::fill_inputs, split,
+// launch_split_reference (a body given to a pure virtual keeps its slot: plugins built before run
+// unchanged), and the header-only Axis.
 #define GRIDFUZZ_API_VERSION 3
 
 namespace gridfuzz {

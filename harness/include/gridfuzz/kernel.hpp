@@ -4,6 +4,11 @@
 // any shape. A Kernel describes the family (axes, variants, constraints); bind() parses one
 // shape once and returns a BoundCase that answers everything about that case.
 //
+// What an adapter must write: Kernel::name, axes, bind; BoundCase::plan, buffers, launch,
+// cpu_reference. Everything else has a default (description, one variant "default", no
+// constraint, seeded inputs by element type, no split reference, every buffer moved once, bit
+// for bit), said at each method. The defaults changed no virtual slot: API version 3 still.
+//
 // Built-in kernels and external ones (loaded with --plugin) implement this same interface.
 //
 // The split of work:
@@ -106,15 +111,20 @@ class BoundCase {
   // Bytes read and written by one production call (for GB/s). Default: every buffer once.
   virtual std::uint64_t bytes_moved() const;
   // The pieces of the split-batch reference (pure data: the CPU tests check they cover every
-  // output element exactly once).
-  virtual std::vector<SplitPiece> split(const DeviceLimits& limits) const = 0;
+  // output element exactly once). Default: none, meaning the kernel has no split reference: the
+  // oracle then checks guards, poison and the CPU samples only, and the row's oracle says
+  // `split:none` (reports/SCHEMA.md).
+  virtual std::vector<SplitPiece> split(const DeviceLimits& limits) const;
   // How big and split results are compared. Default: bit for bit.
   virtual ComparePolicy compare_policy() const;
 
   // --- device side (needs a GPU) ---
   // Random, valid, never-zero inputs from `seed` (on the GPU for large buffers), queued on
   // `stream`; BufferSet::write waits for the context first, so it cannot race a fill kernel.
-  virtual void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const = 0;
+  // Default: every input buffer filled on the GPU by its element type, the same values for the
+  // same seed: floats in [0.5, 2), integers in [1, 127] (docs/PLUGINS.md). Override it
+  // when an input must hold something else (indices, quantized blocks, signed values).
+  virtual void fill_inputs(std::uint64_t seed, const BufferSet& bufs, CUstream stream) const;
   // The production call. A kernel launched by the harness goes through `launcher` (which records
   // it); a fixed launcher checks and throws device::LaunchError, a legacy one may ignore a
   // refusal. A kernel whose own host code launches (Kernel::launch_owner) just calls that code:
@@ -123,8 +133,10 @@ class BoundCase {
                       CUstream stream) const = 0;
   // The split-batch reference: the same kernel over split(limits), into `bufs`' outputs. The bound
   // variant is known here (a host-geometry bug may need the fixed geometry for the pieces).
+  // Called only when split() has pieces; the default throws std::logic_error saying that split()
+  // is overridden without it.
   virtual void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
-                                      CUstream stream) const = 0;
+                                      CUstream stream) const;
   // float64 CPU reference for `count` output elements chosen from `seed` (the harness reads the
   // GPU values at the same places).
   virtual std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
@@ -148,15 +160,16 @@ class Kernel {
   virtual ~Kernel() = default;
 
   virtual std::string name() const = 0;                       // "gguf.moe_vec"
-  virtual std::string description() const = 0;
-  virtual std::vector<std::string> variants() const = 0;      // "legacy", "fixed", ...
+  virtual std::string description() const;                    // default: "no description"
+  virtual std::vector<std::string> variants() const;          // "legacy", "fixed", ...; default: {"default"}
+  // Integer ranges or choices, each with a default: write them with Axis (params.hpp).
   virtual std::vector<AxisSpec> axes() const = 0;
   // Constraints between axes (e.g. cols a multiple of the block size, top_k <= experts).
-  // Empty when the params are valid; the message names the broken constraint.
-  virtual std::optional<std::string> check(const Params& p) const = 0;
+  // Empty when the params are valid; the message names the broken constraint. Default: none.
+  virtual std::optional<std::string> check(const Params& p) const;
   virtual LaunchOwner launch_owner() const { return LaunchOwner::harness_launcher; }
   // One case: parses `p` (valid by check()) once and fixes the variant. Throws
-  // std::invalid_argument for an unknown variant.
+  // std::invalid_argument for an unknown variant (gridfuzz asks only for those of variants()).
   virtual std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const = 0;
 
   // Conveniences for one question about one case (each binds anew).

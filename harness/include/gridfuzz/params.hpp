@@ -20,6 +20,53 @@ struct AxisSpec {
   bool is_choice() const { return !choices.empty(); }
 };
 
+// AxisSpec written by what each field means, with a typed default, for Kernel::axes():
+//   return {Axis::integer("rows", 1, 1 << 20).default_value(1024).help("rows of the batch"),
+//           Axis::integer("cols", 32, 8192).step(32).default_value(128),
+//           Axis::choice("dtype", {"f16", "bf16"}).help("activation type")};  // default: the first
+// Without default_value an integer axis defaults to its min. Header-only: nothing crosses the
+// plugin boundary but the AxisSpec it converts to.
+class Axis {
+ public:
+  static Axis integer(std::string name, std::int64_t min, std::int64_t max) {
+    Axis a(std::move(name));
+    a.spec_.min = min;
+    a.spec_.max = max;
+    a.spec_.default_value = std::to_string(min);
+    return a;
+  }
+  static Axis choice(std::string name, std::vector<std::string> choices) {
+    Axis a(std::move(name));
+    a.spec_.default_value = choices.empty() ? std::string() : choices.front();
+    a.spec_.choices = std::move(choices);
+    return a;
+  }
+  Axis& help(std::string text) {
+    spec_.help = std::move(text);
+    return *this;
+  }
+  Axis& step(std::int64_t step) {  // valid values are min + k*step
+    spec_.step = step;
+    return *this;
+  }
+  Axis& default_value(std::int64_t value) {  // of an integer axis
+    spec_.default_value = std::to_string(value);
+    return *this;
+  }
+  Axis& default_value(std::string choice) {  // of a choice axis
+    spec_.default_value = std::move(choice);
+    return *this;
+  }
+  operator AxisSpec() const { return spec_; }  // NOLINT(google-explicit-constructor): axes() lists
+
+ private:
+  explicit Axis(std::string name) {
+    spec_.name = std::move(name);
+    spec_.help = spec_.name;
+  }
+  AxisSpec spec_;
+};
+
 // Values by axis name, kept as text (exactly as given on the command line or in a replay string)
 // and parsed strictly on access.
 class Params {

@@ -166,6 +166,26 @@ TEST(OracleResult, TextIsTheSchemasVocabulary) {
             "split:exact:0 unwritten:0 cpu:256/256");
   EXPECT_EQ((OracleResult{OracleResult::Kind::compared, "", false, 5, 0, 2, 3, 4}).to_string(),
             "split:tol:5 unwritten:2 cpu:3/4");
+  OracleResult without_split{OracleResult::Kind::compared, "", true, 0, 0, 1, 7, 8};
+  without_split.split_reference = false;
+  EXPECT_EQ(without_split.to_string(), "split:none unwritten:1 cpu:7/8");
+  EXPECT_EQ(parse_oracle_kind(without_split.to_string()), OracleKind::compared);
+}
+
+// A kernel without a split reference (BoundCase::split() empty): the row says so in `oracle`, and
+// leaves the columns of the split comparison empty, while the other counts are written.
+TEST(RecordRow, WithoutASplitReferenceLeavesItsComparisonColumnsEmpty) {
+  CaseRecord r = sample_record();
+  r.oracle = {OracleResult::Kind::compared, "", true, 0, 0, 0, 5, 8};
+  r.oracle.split_reference = false;
+  const reports::CsvRow row = reporters::to_row(r);
+  EXPECT_EQ(row.get("oracle"), "split:none unwritten:0 cpu:5/8");
+  EXPECT_EQ(row.get("mismatches"), "");
+  EXPECT_EQ(row.get("max_abs_err"), "");
+  EXPECT_EQ(row.get("unwritten"), "0");
+  EXPECT_EQ(row.get("cpu_ok"), "5");
+  EXPECT_EQ(row.get("cpu_total"), "8");
+  expect_same(decode_record(encode_record(r)), r);  // and it crosses the worker pipe
 }
 
 TEST(RecordRow, WritesTheComparisonOnlyWhereTheOracleRan) {

@@ -13,7 +13,9 @@
 
 #include "gridfuzz/core/ledger.hpp"
 #include "gridfuzz/engine/guarded_buffers.hpp"
+#include "gridfuzz/engine/output_compare.hpp"
 #include "gridfuzz/engine/runner.hpp"
+#include "gridfuzz/engine/seeded_values.hpp"
 #include "gridfuzz/kernel.hpp"
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/registry.hpp"
@@ -55,16 +57,27 @@ class MinimalCase final : public BoundCase {
   explicit MinimalCase(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {}
   LaunchPlan plan(const DeviceLimits&) const override { return {}; }
   std::vector<BufferSpec> buffers() const override { return specs_; }
-  std::vector<SplitPiece> split(const DeviceLimits&) const override { return {}; }
-  void fill_inputs(std::uint64_t, const BufferSet&, CUstream) const override {}
   void launch(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {}
-  void launch_split_reference(const DeviceLimits&, const BufferSet&, device::Launcher&, CUstream) const override {}
   std::vector<ReferenceSample> cpu_reference(const BufferSet&, std::uint64_t, std::size_t) const override {
     return {};
   }
 
  private:
   std::vector<BufferSpec> specs_;
+};
+
+// A kernel that states only what it must: a name, its axes (through Axis) and bind().
+class MinimalKernel final : public Kernel {
+ public:
+  explicit MinimalKernel(std::vector<AxisSpec> axes) : axes_(std::move(axes)) {}
+  std::string name() const override { return "minimal.k"; }
+  std::vector<AxisSpec> axes() const override { return axes_; }
+  std::unique_ptr<BoundCase> bind(const Params&, const std::string&) const override {
+    return std::make_unique<MinimalCase>(kSpecs);
+  }
+
+ private:
+  std::vector<AxisSpec> axes_;
 };
 
 // A plan with one legal launch and one host-computed argument.
@@ -135,6 +148,109 @@ RC_GTEST_PROP(BoundCaseDefaults, BytesMovedIsEveryBufferOnce, ()) {
     expected += elements * element_bytes(type);
   }
   RC_ASSERT(MinimalCase(specs).bytes_moved() == expected);
+}
+
+TEST(BoundCaseDefaults, NoSplitReferenceAndItsLaunchRefusesToRunAlone) {
+  const MinimalCase c(kSpecs);
+  EXPECT_TRUE(c.split(kH200).empty());  // the oracle then skips the split comparison (split:none)
+  const FakeBuffers bufs(kSpecs);
+  device::Launcher launcher;
+  try {
+    c.launch_split_reference(kH200, bufs, launcher, nullptr);
+    FAIL() << "no throw";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("launch_split_reference"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(launcher.records().empty());
+}
+
+TEST(KernelDefaults, DescriptionOneVariantAndNoConstraint) {
+  const MinimalKernel k({Axis::integer("rows", 1, 100)});
+  EXPECT_EQ(k.description(), "no description");
+  EXPECT_EQ(k.variants(), std::vector<std::string>{"default"});
+  Params p;
+  p.set("rows", "7");
+  EXPECT_EQ(k.check(p), std::nullopt);
+  EXPECT_EQ(k.launch_owner(), LaunchOwner::harness_launcher);
+  Registry registry;
+  EXPECT_NO_THROW(registry.add(std::make_shared<MinimalKernel>(k.axes())));
+  EXPECT_EQ(registry.find("minimal.k")->variants(), std::vector<std::string>{"default"});
+}
+
+TEST(AxisBuilder, WritesEveryFieldByItsName) {
+  const AxisSpec rows = Axis::integer("rows", 1, 1 << 20).default_value(1024).help("rows of the batch");
+  EXPECT_EQ(rows.name, "rows");
+  EXPECT_EQ(rows.help, "rows of the batch");
+  EXPECT_EQ(rows.default_value, "1024");
+  EXPECT_EQ(rows.min, 1);
+  EXPECT_EQ(rows.max, 1 << 20);
+  EXPECT_EQ(rows.step, 1);
+  EXPECT_FALSE(rows.is_choice());
+  const AxisSpec cols = Axis::integer("cols", 32, 8192).step(32);
+  EXPECT_EQ(cols.default_value, "32");  // an integer axis without a default starts at its min
+  EXPECT_EQ(cols.step, 32);
+  EXPECT_EQ(cols.help, "cols");         // the name, until help() says more
+  const AxisSpec dtype = Axis::choice("dtype", {"f16", "bf16"});
+  EXPECT_TRUE(dtype.is_choice());
+  EXPECT_EQ(dtype.default_value, "f16");  // the first choice
+  EXPECT_EQ(dtype.choices, (std::vector<std::string>{"f16", "bf16"}));
+  EXPECT_EQ(AxisSpec(Axis::choice("dtype", {"f16", "bf16"}).default_value("bf16")).default_value, "bf16");
+  // In the brace list axes() returns.
+  const std::vector<AxisSpec> axes = {Axis::integer("rows", 1, 8), Axis::choice("dtype", {"f16"})};
+  EXPECT_EQ(axes.size(), 2u);
+}
+
+TEST(AxisBuilder, ADefaultItsAxisRefusesIsRefusedAtRegistration) {
+  for (const AxisSpec& bad : {AxisSpec(Axis::integer("rows", 1, 100).default_value(0)),
+                              AxisSpec(Axis::integer("cols", 32, 8192).step(32).default_value(100)),
+                              AxisSpec(Axis::choice("dtype", {"f16", "bf16"}).default_value("f32"))}) {
+    Registry registry;
+    try {
+      registry.add(std::make_shared<MinimalKernel>(std::vector<AxisSpec>{bad}));
+      FAIL() << "registered with default " << bad.default_value;
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("minimal.k"), std::string::npos) << what;
+      EXPECT_NE(what.find("'" + bad.name + "'"), std::string::npos) << what;
+    }
+  }
+}
+
+// fill_inputs' default writes these bits on the GPU (seeded_fill.cu); here, what they are.
+RC_GTEST_PROP(BoundCaseDefaults, SeededInputsAreNeverZeroAndInTheirRange, ()) {
+  const auto type = *rc::gen::element(ElementType::f32, ElementType::f16, ElementType::bf16, ElementType::i32,
+                                      ElementType::u32, ElementType::u8);
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>();
+  const auto buffer = *rc::gen::inRange<std::uint64_t>(0, 16);
+  const auto element = *rc::gen::arbitrary<std::uint64_t>();
+  const std::uint32_t bits = seeded_element_bits(type, seed, buffer, element);
+  RC_ASSERT(bits == seeded_element_bits(type, seed, buffer, element));  // the seed alone decides
+  RC_ASSERT((element_bytes(type) == 4 || bits >> (8 * element_bytes(type)) == 0u));  // fits its type
+  const double v = element_to_double(type, bits);
+  const bool is_float = type == ElementType::f32 || type == ElementType::f16 || type == ElementType::bf16;
+  if (is_float) RC_ASSERT(v >= 0.5 && v < 2.0);
+  else RC_ASSERT(v >= 1.0 && v <= 127.0);
+}
+
+TEST(BoundCaseDefaults, SeededInputsDependOnSeedBufferAndElement) {
+  std::set<std::uint32_t> by_element, by_seed, by_buffer;
+  for (std::uint64_t i = 0; i < 64; ++i) {
+    by_element.insert(seeded_element_bits(ElementType::f32, 1, 0, i));
+    by_seed.insert(seeded_element_bits(ElementType::f32, i, 0, 0));
+    by_buffer.insert(seeded_element_bits(ElementType::f32, 1, i, 0));
+  }
+  EXPECT_EQ(by_element.size(), 64u);
+  EXPECT_EQ(by_seed.size(), 64u);
+  EXPECT_EQ(by_buffer.size(), 64u);
+  // Both halves of [0.5, 2) are reached, and the integers cover their range.
+  std::set<bool> below_one;
+  std::set<std::uint32_t> integers;
+  for (std::uint64_t i = 0; i < 4096; ++i) {
+    below_one.insert(element_to_double(ElementType::bf16, seeded_element_bits(ElementType::bf16, 9, 1, i)) < 1.0);
+    integers.insert(seeded_element_bits(ElementType::u8, 9, 1, i));
+  }
+  EXPECT_EQ(below_one.size(), 2u);
+  EXPECT_EQ(integers.size(), 127u);
 }
 
 TEST(BoundCaseDefaults, ComparePolicyIsBitExactAndSaysSo) {

@@ -304,3 +304,68 @@ TEST(SweepRun, ATimeBudgetLeavesNoTargetWithoutRandomCases) {
 
 }  // namespace
 }  // namespace gridfuzz::app
+
+namespace gridfuzz::app {
+namespace {
+
+std::size_t failing_rows(const Outcome& o) {
+  std::size_t n = 0;
+  for (const auto& [id, record] : o.rows) n += record.verdict.fails_run();
+  return n;
+}
+
+// --maxfail: once N rows of this sweep fail, no case starts (one device: exactly N fail), and no
+// failure is shrunk; every row that ran is still reported.
+TEST(SweepRun, MaxFailuresStopsStartingCasesAndShrinksNothing) {
+  const auto targets = targets_of({"gguf.moe_vec"}, kH200);
+  SimulatedDevices all(1, kH200), cut(1, kH200);
+  const Outcome whole = sweep_on(all, targets, SweepSettings{30, 3, 0});
+  ASSERT_GT(failing_rows(whole), 2u) << "the injected bug must fail several rows";
+  EXPECT_FALSE(whole.summary.max_failures_hit);
+  SweepSettings s{30, 3, 0};
+  s.max_failures = 2;
+  const Outcome part = sweep_on(cut, targets, s);
+  EXPECT_TRUE(part.summary.max_failures_hit);
+  EXPECT_FALSE(part.summary.budget_hit);
+  EXPECT_EQ(failing_rows(part), 2u);
+  EXPECT_EQ(part.summary.failures.size(), 2u);
+  EXPECT_LT(part.rows.size(), whole.rows.size());
+  EXPECT_EQ(part.summary.ran, part.rows.size());
+  EXPECT_TRUE(part.summary.minimal_failures.empty());
+  for (const auto& [id, record] : part.rows) EXPECT_EQ(whole.rows.at(id).verdict, record.verdict) << id;
+}
+
+// --where: every boundary case (filtered in the plan) and every random case (redrawn) satisfies
+// it; a kernel without the axis is left out with a note.
+TEST(SweepRun, WhereSelectsEveryBoundaryAndRandomCase) {
+  std::vector<const Kernel*> kernels{builtin_registry().find("gguf.moe_vec").get(),
+                                     builtin_registry().find("gguf.quantize_q8_1").get()};
+  SweepPlan plan = plan_sweep(kernels, kH200);
+  AxisFilter where;
+  where.add("tokens>=8192");
+  keep_matching_cases(plan, where);
+  ASSERT_FALSE(plan.targets.empty());
+  for (const SweepTarget& t : plan.targets) {
+    EXPECT_EQ(t.kernel->name(), "gguf.moe_vec");
+    EXPECT_EQ(t.boundary_cases.size(), t.tiers.size());
+  }
+  const auto left_out = std::count_if(plan.notes.begin(), plan.notes.end(), [](const std::string& n) {
+    return n.find("gguf.quantize_q8_1: not swept: it lacks an axis of --where") != std::string::npos;
+  });
+  EXPECT_EQ(left_out, 1);  // once, though it has several targets (variants)
+  SweepSettings s{30, 3, 0};
+  s.where = where;
+  SimulatedDevices devices(2, kH200);
+  const Outcome o = sweep_on(devices, plan.targets, s);
+  std::size_t boundary = 0, random = 0;
+  for (const auto& [id, record] : o.rows) {
+    EXPECT_GE(record.the_case.params.get_int("tokens"), 8192) << record.the_case.replay();
+    if (record.tier == CaseTier::random) ++random;
+    else if (record.tier != CaseTier::shrink) ++boundary;
+  }
+  EXPECT_GT(boundary, 0u);
+  EXPECT_GT(random, 0u);
+}
+
+}  // namespace
+}  // namespace gridfuzz::app

@@ -2,6 +2,7 @@
 // item 5): each must be refused with exit 2 naming the plugin or the kernel, never crash gridfuzz.
 //   no-variants   a kernel with an empty variant list
 //   zero-step     an integer axis of step 0 (a sweep divided by it)
+//   bad-default   an axis whose default is outside its range (every case starts from it)
 //   null-bind     bind() returns null
 //   odd-throw     bind() throws an int, not a std::exception
 //   odd-register  the registration function throws an int
@@ -29,6 +30,7 @@ class HostileKernel : public gridfuzz::Kernel {
   std::vector<gridfuzz::AxisSpec> axes() const override {
     gridfuzz::AxisSpec rows{"rows", "rows", "4", {}, 1, 1 << 20, 1};
     if (mode() == "zero-step") rows.step = 0;
+    if (mode() == "bad-default") rows.default_value = "0";
     return {rows};
   }
   std::optional<std::string> check(const gridfuzz::Params&) const override { return std::nullopt; }

@@ -110,6 +110,7 @@ TEST(PluginCli, KernelsThatBreakTheContractAreRefusedNotCrashedOn) {
   const std::pair<const char*, const char*> cases[] = {
       {"no-variants", "kernel 'hostile.k' has no variant"},
       {"zero-step", "axis 'rows' has step 0"},
+      {"bad-default", "a default is not a valid value of its axis: axis 'rows': 0 is outside [1, 1048576]"},
       {"odd-register", "threw a non-standard exception"},
   };
   for (const auto& [mode, message] : cases) {
@@ -131,6 +132,22 @@ TEST(PluginCli, KernelsThatBreakTheContractAreRefusedNotCrashedOn) {
       EXPECT_NE(r.output.find("hostile.k: bind()"), std::string::npos) << mode << ": " << command << "\n" << r.output;
     }
   }
+}
+
+// examples/plugin/my_plugin.cu, built here as CI builds it out of tree: on the API's defaults
+// (description, one variant, no split reference) it lists, plans and bisects to its boundary.
+TEST(PluginCli, TheExamplePluginWorksOnTheDefaults) {
+  const Result list = run("--plugin " EXAMPLE_PLUGIN " list");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find("my.rms_norm: no description"), std::string::npos) << list.output;
+  const Result plan = run("--plugin " EXAMPLE_PLUGIN " plan my.rms_norm --set rows=65535 --device-preset sm_90");
+  EXPECT_EQ(plan.exit_code, 0) << plan.output;
+  const Result bisect = run("--plugin " EXAMPLE_PLUGIN " bisect my.rms_norm --axis rows --static --device-preset sm_90");
+  EXPECT_EQ(bisect.exit_code, 0) << bisect.output;
+  EXPECT_NE(bisect.output.find("first_fail=65536 rule=refuse:grid.y"), std::string::npos) << bisect.output;
+  const Result row = run("--plugin " EXAMPLE_PLUGIN " run my.rms_norm --set rows=65536 --static --device-preset sm_90");
+  EXPECT_NE(row.output.find("my.rms_norm/default/"), std::string::npos) << row.output;  // the one variant
+  EXPECT_NE(row.output.find("refuse:grid.y"), std::string::npos) << row.output;
 }
 
 TEST(PluginCli, LibraryWithoutEntryPointIsRefusedWithExit2) {

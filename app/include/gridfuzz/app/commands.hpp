@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ enum ExitCode : int { kOk = 0, kFound = 1, kUsage = 2, kEnvironment = 3 };
 
 struct GlobalOptions {
   DeviceChoice device;
+  // The words after the first "--" of the command line (nullopt: there is none); `watch` runs them.
+  std::optional<std::vector<std::string>> after_dashes;
 };
 
 using Runner = std::function<int()>;
@@ -23,7 +26,11 @@ using Runner = std::function<int()>;
 class Session;
 // Validates every case, then runs them as one batch through the session's executor, one row each
 // (console, and `csv_path` when not empty); exit kFound when any fails the run (run, replay).
-int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path);
+// `max_failures` > 0: no case starts once that many have failed (a note says so; rows are kept).
+int run_cases(Session& session, const std::vector<Case>& cases, const std::string& csv_path,
+              std::size_t max_failures = 0);
+// `--maxfail N` (N >= 1) into `max_failures` (run, replay, sweep).
+void add_maxfail_option(CLI::App& cmd, std::size_t& max_failures);
 
 Runner add_plan_command(CLI::App& app, const GlobalOptions& global);
 Runner add_limits_command(CLI::App& app, const GlobalOptions& global);
@@ -39,5 +46,6 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions& global);
 Runner add_models_command(CLI::App& app, const GlobalOptions& global);
 Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_merge_command(CLI::App& app, const GlobalOptions& global);
+Runner add_watch_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace gridfuzz::app

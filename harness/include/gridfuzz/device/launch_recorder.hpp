@@ -47,7 +47,8 @@ struct LaunchEvent {
 
 // Folds the events of one thread into launch records: a driver launch is one record; a runtime
 // launch that called the driver adds nothing more; a runtime launch that returned an error without
-// reaching the driver is one refused record (error = the runtime's error name).
+// reaching the driver is one refused record (error = the runtime's error name). A record's
+// spec.name is the symbol as the event gave it (mangled); LaunchRecorder::take() gives base names.
 class LaunchEventFolder {
  public:
   void on_event(const LaunchEvent& e);
@@ -79,7 +80,7 @@ class LaunchRecorder {
   LaunchRecorder(const LaunchRecorder&) = delete;
   LaunchRecorder& operator=(const LaunchRecorder&) = delete;
 
-  std::vector<LaunchRecord> take();
+  std::vector<LaunchRecord> take();  // spec.name: kernel_base_name of the symbol
   // The launches the live recorder has seen so far, one line ("" when none is live): for the crash
   // note of a process that upstream's host code is about to abort.
   static std::string describe_live();

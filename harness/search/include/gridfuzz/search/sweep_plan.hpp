@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/core/axis_predicate.hpp"
 #include "gridfuzz/core/case.hpp"
 #include "gridfuzz/core/model_profiles.hpp"
 #include "gridfuzz/core/vocabulary.hpp"
@@ -74,6 +75,11 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
 // Drops the boundary cases of every tier not named (names from boundary_tier_names(); "all" keeps
 // everything, "none" drops every boundary case, leaving the random cases).
 void keep_boundary_tiers(SweepPlan& plan, const std::vector<std::string>& names);
+
+// Drops the boundary cases that do not satisfy `where` (`sweep --where`), and the targets whose
+// kernel lacks one of its axes (a note names them). The random cases are filtered as they are
+// drawn (SweepSettings::where).
+void keep_matching_cases(SweepPlan& plan, const AxisFilter& where);
 
 // Device bytes a case needs: its buffers with guard zones, and the split reference's outputs
 // (the most any variant needs: the sweep runs one shape for every variant).

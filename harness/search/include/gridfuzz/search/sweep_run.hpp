@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/core/axis_predicate.hpp"
 #include "gridfuzz/engine/case_record.hpp"
 #include "gridfuzz/search/cost_order.hpp"
 #include "gridfuzz/engine/executor.hpp"
@@ -38,6 +39,12 @@ struct SweepSettings {
   std::uint64_t device_bytes = 0;  // random shapes that need more device memory are redrawn (0: no limit)
   SweepOrder order = SweepOrder::tiers;
   MeasuredCaseMs measured_case_ms;  // what cases cost before, for SweepOrder::cost (may be empty)
+  // Random shapes that do not satisfy it are redrawn (`--where`; the boundary cases are filtered
+  // in the plan: keep_matching_cases).
+  AxisFilter where;
+  // Once this many cases run by this sweep have failed the run, none starts, and no failure is
+  // shrunk (`--maxfail`; 0: no limit). Rows of a resumed CSV do not count.
+  std::size_t max_failures = 0;
 };
 
 struct SweepSummary {
@@ -48,6 +55,7 @@ struct SweepSummary {
   std::vector<Case> minimal_failures;       // per target whose random property failed: the shrunk case
   std::vector<std::string> notes;           // e.g. rapidcheck gave up on a target
   bool budget_hit = false;                  // some planned case was not started
+  bool max_failures_hit = false;            // stopped at SweepSettings::max_failures
 };
 
 // Runs the sweep. `done`: the verdicts of cases already finished, by case id (a resumed CSV):
