@@ -243,7 +243,7 @@ TEST(CsvReader, TheSamplesAreRealsAsManyAsTheCount) {
   row.set("time_samples_ms", "1.5 1.25 2");
   EXPECT_EQ(parse_csv(kHeader + data_line(row), "ok.csv").rows[0].get_reals("time_samples_ms"),
             (std::vector<double>{1.5, 1.25, 2}));
-  for (const char* bad : {"1.5  1.25 2", " 1.5 1.25 2", "1.5 1.25 2 ", "1.5,1.25,2", "1.5 fast 2"}) {
+  for (const char* bad : {"1.5  1.25 2", " 1.5 1.25 2", "1.5 1.25 2 ", "1.5;1.25;2", "1.5 fast 2"}) {
     CsvRow b = row;
     b.set("time_samples_ms", bad);
     EXPECT_TRUE(contains(parse_failure(kHeader + data_line(b)).message, "is not numbers separated by single spaces"))
