@@ -35,6 +35,21 @@ Dim3 parse_dim3(const std::string& text, const std::string& option) {
   return d;
 }
 
+double parse_threshold(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  double value = 0;
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+  if (number.empty() || ec != std::errc() || ptr != end || !(value >= 0) || !std::isfinite(value))
+    throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
+  if (percent) value /= 100;
+  if (!percent && value > 1)
+    throw UsageError("--threshold '" + text + "' is ambiguous: write 10% or 0.1");
+  return value;
+}
+
 CLI::Validator whole_number(std::uint64_t max) {
   return CLI::Validator(
       [max](std::string& text) -> std::string {

@@ -4,7 +4,7 @@
 
 GRIDFUZZ_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GRIDFUZZ_BUILD="${GRIDFUZZ_BUILD:-$GRIDFUZZ_ROOT/build}"
-GRIDFUZZ_DEBIAN_PACKAGES=(cmake g++ make libgtest-dev libbenchmark-dev librapidcheck-dev libcli11-dev gnuplot-nox libxml2-utils jq)
+GRIDFUZZ_DEBIAN_PACKAGES=(cmake g++ make libgtest-dev libbenchmark-dev librapidcheck-dev libcli11-dev gnuplot-nox libxml2-utils jq nlohmann-json3-dev)
 
 # Installs the Debian packages that are not installed yet (apt-get update only when needed).
 gridfuzz_install_deps() {

@@ -28,6 +28,7 @@ struct DiffArgs {
   std::string baseline, current;
   std::string threshold = "10%";
   double min_delta_ms = 0.02;
+  double alpha = 0.05;
   std::size_t max_listed = 50;
   bool same_verdicts = false;
   bool json = false;
@@ -58,23 +59,6 @@ std::vector<std::string> parse_families(const std::vector<std::string>& names) {
       throw UsageError("--allow-missing '" + name + "' is not a kernel family (the part of a kernel name before "
                        "its first '.', e.g. mlx)");
   return names;
-}
-
-// "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10 could mean 10% or 1000%. The number
-// is decimal (from_chars: no hex "0x1", no leading space or '+', as every numeric option).
-double parse_threshold(const std::string& text) {
-  std::string number = text;
-  const bool percent = !number.empty() && number.back() == '%';
-  if (percent) number.pop_back();
-  double value = 0;
-  const char* end = number.data() + number.size();
-  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
-  if (number.empty() || ec != std::errc() || ptr != end || !(value >= 0) || !std::isfinite(value))
-    throw UsageError("--threshold '" + text + "' is not a number (e.g. 10% or 0.1)");
-  if (percent) value /= 100;
-  if (!percent && value > 1)
-    throw UsageError("--threshold '" + text + "' is ambiguous: write 10% or 0.1");
-  return value;
 }
 
 void write_case(JsonWriter& j, const reports::CaseChange& c) {
@@ -110,8 +94,16 @@ void write_timed(JsonWriter& j, const reports::TimedCase& t) {
   write_samples(j, t.after);
   j.field("change", std::string(reports::to_string(t.comparison.change)))
       .field("relative", t.comparison.relative)
-      .field("reason", t.comparison.reason)
-      .end_object();
+      .field("reason", t.comparison.reason);
+  j.field("test", std::string(t.comparison.test == reports::NoiseTest::mann_whitney ? "mann-whitney"
+                              : t.comparison.test == reports::NoiseTest::interval   ? "interval"
+                                                                                    : "none"));
+  j.key("p_value");
+  if (t.comparison.p_value)
+    j.value(*t.comparison.p_value);
+  else
+    j.null();
+  j.end_object();
 }
 
 void write_first_fail(JsonWriter& j, const std::optional<std::int64_t>& v) {
@@ -227,6 +219,10 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--min-delta-ms", a->min_delta_ms,
                   "timing changes smaller than this many ms are SAME (default 0.02: launch jitter)")
       ->check(finite_number(0));
+  cmd->add_option("--alpha", a->alpha,
+                  "the Mann-Whitney U test's level for rows with raw samples (schema 1.7): a change beyond the "
+                  "threshold with p >= alpha is UNSURE (default 0.05)")
+      ->check(share_of_one());
   cmd->add_option("--max-listed", a->max_listed, "entries printed per list (default 50)")->check(whole_number(1u << 30));
   cmd->add_flag("--same-verdicts", a->same_verdicts,
                 "also exit 1 unless both runs have the same cases with the same verdicts (timings aside): "
@@ -252,6 +248,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     reports::DiffOptions options;
     options.timing.threshold = parse_threshold(a->threshold);
     options.timing.min_delta_ms = a->min_delta_ms;
+    options.timing.alpha = a->alpha;
     options.min_coverage = parse_min_coverage(a->min_coverage);
     options.allow_missing = parse_families(a->allow_missing);
     options.partial = a->partial;

@@ -189,6 +189,7 @@ int run_main(int argc, char** argv) {
   add(add_bisect_command);
   add(add_report_command);
   add(add_diff_command);
+  add(add_bench_diff_command);
   add(add_baseline_command);
   add(add_merge_command);
   add(add_watch_command);

@@ -56,6 +56,13 @@ reports::CsvRow to_row(const CaseRecord& r) {
     row.set_float("time_ms_max", static_cast<float>(r.timing.max_ms));
     row.set_double("gbps", r.timing.gbps);
     row.set_int("samples", r.timing.samples);
+    // The samples themselves, in the order taken: what `diff` tests the noise with.
+    std::string samples;
+    for (const float ms : r.timing.samples_ms) {
+      if (!samples.empty()) samples += ' ';
+      samples += reports::format_float(ms);
+    }
+    row.set("time_samples_ms", std::move(samples));
   }
   if (r.observed.kind != Observed::Kind::static_only) row.set_uint("seed", r.the_case.seed);
   row.set("replay", r.the_case.replay());

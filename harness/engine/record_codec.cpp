@@ -1,9 +1,11 @@
 #include "gridfuzz/engine/record_codec.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include "gridfuzz/core/vocabulary.hpp"
 
@@ -22,6 +24,17 @@ class FieldWriter {
     char buf[64];
     const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);  // shortest text that round-trips
     put(name, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+  // Floats, each the shortest text that reads back to the same float, separated by one space.
+  void put_floats(std::string_view name, const std::vector<float>& values) {
+    std::string text;
+    for (const float v : values) {
+      char buf[32];
+      const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+      if (!text.empty()) text += ' ';
+      text.append(buf, end);
+    }
+    put(name, text);
   }
   std::string take() { return std::move(out_); }
 
@@ -52,6 +65,17 @@ class FieldReader {
   }
   template <class T>
   T get(const std::string& name) const { return number<T>(name, text(name)); }
+  std::vector<float> get_floats(const std::string& name) const {
+    std::vector<float> values;
+    std::string_view rest = text(name);
+    while (!rest.empty()) {
+      const std::size_t space = rest.find(' ');
+      values.push_back(number<float>(name, rest.substr(0, space)));
+      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+      if (space != std::string_view::npos && rest.empty()) throw std::runtime_error("record: field '" + name + "' ends with a space");
+    }
+    return values;
+  }
   bool get_bool(const std::string& name) const { return get<int>(name) != 0; }
 
  private:
@@ -141,6 +165,7 @@ std::string encode_record(const CaseRecord& r) {
   w.put_double("kernel_max_ms", t.kernel_max_ms);
   w.put_int("kernel_samples", t.kernel_samples);
   w.put_int("kernels_per_call", t.kernels_per_call);
+  w.put_floats("samples_ms", t.samples_ms);
   const PhaseTimes& ph = r.phases;
   for (const auto& [name, v] : {std::pair{"plan_ms", ph.plan_ms}, {"alloc_ms", ph.alloc_ms}, {"fill_ms", ph.fill_ms},
                                 {"call_ms", ph.call_ms}, {"reference_ms", ph.reference_ms}, {"compare_ms", ph.compare_ms},
@@ -192,7 +217,10 @@ CaseRecord decode_record(std::string_view bytes) {
   r.timing = {f.get<double>("median_ms"),        f.get<double>("min_ms"),        f.get<double>("max_ms"),
               f.get<int>("samples"),             f.get<double>("gbps"),          f.get<double>("kernel_median_ms"),
               f.get<double>("kernel_min_ms"),    f.get<double>("kernel_max_ms"), f.get<int>("kernel_samples"),
-              f.get<int>("kernels_per_call")};
+              f.get<int>("kernels_per_call"),   f.get_floats("samples_ms")};
+  if (r.timing.samples_ms.size() != static_cast<std::size_t>(std::max(r.timing.samples, 0)) && !r.timing.samples_ms.empty())
+    throw std::runtime_error("record: field 'samples_ms' holds " + std::to_string(r.timing.samples_ms.size()) +
+                             " samples, 'samples' says " + std::to_string(r.timing.samples));
   r.phases = {f.get<double>("plan_ms"),    f.get<double>("alloc_ms"),   f.get<double>("fill_ms"),
               f.get<double>("call_ms"),    f.get<double>("reference_ms"), f.get<double>("compare_ms"),
               f.get<double>("cpu_ms"),     f.get<double>("timing_ms"),  f.get<double>("case_ms"),

@@ -373,7 +373,7 @@ Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimit
     if (stop.elapsed_ms_since(start) > kTimingBudgetMs / 10) break;
   }
   sync_context();
-  std::vector<double> ms;
+  std::vector<float> ms;
   double timed_ms = 0;
   for (int i = 0; i < options.samples && (ms.empty() || timed_ms < kTimingBudgetMs); ++i) {
     flush.fill_words(static_cast<std::uint32_t>(i));
@@ -387,8 +387,9 @@ Timing time_case(const Kernel& kernel, const BoundCase& bound, const DeviceLimit
     timed_ms += ms.back();
   }
   Timing t;
-  const Spread call = spread_of(ms);
+  const Spread call = spread_of({ms.begin(), ms.end()});
   t.samples = static_cast<int>(ms.size());
+  t.samples_ms = ms;
   t.median_ms = call.median;
   t.min_ms = call.min;
   t.max_ms = call.max;

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace gridfuzz::reports {
 namespace {
@@ -77,6 +78,19 @@ std::optional<double> parse_double(std::string_view text) {
   if (error != std::errc() || end != text.data() + text.size() || text.empty())
     return std::nullopt;
   return value;
+}
+
+std::optional<std::vector<double>> parse_reals(std::string_view text) {
+  std::vector<double> values;
+  if (text.empty()) return values;
+  for (std::size_t from = 0;;) {
+    const std::size_t space = text.find(' ', from);
+    const auto value = parse_double(text.substr(from, space == std::string_view::npos ? space : space - from));
+    if (!value) return std::nullopt;  // also an empty item: a doubled, leading or trailing space
+    values.push_back(*value);
+    if (space == std::string_view::npos) return values;
+    from = space + 1;
+  }
 }
 
 namespace {
@@ -218,6 +232,13 @@ std::optional<double> CsvRow::get_double(std::string_view column) const {
   if (text.empty()) return std::nullopt;
   if (const auto value = parse_double(text)) return value;
   throw_not_a("a floating-point number", column, text);
+}
+
+std::optional<std::vector<double>> CsvRow::get_reals(std::string_view column) const {
+  const std::string text = get(column);
+  if (text.empty()) return std::nullopt;
+  if (auto values = parse_reals(text)) return values;
+  throw_not_a("a list of numbers separated by single spaces", column, text);
 }
 
 std::ostream& operator<<(std::ostream& out, const CsvRow& row) {

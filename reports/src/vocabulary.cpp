@@ -108,6 +108,16 @@ Error check_row(const CsvRow& row, bool check_vocabulary) {
         if (!parse_double(text))
           return std::string(column) + " " + quoted(text) + " is not a number";
         break;
+      case ColumnKind::real_list: {
+        const auto values = parse_reals(text);
+        if (!values) return std::string(column) + " " + quoted(text.substr(0, 80)) + " is not numbers separated by single spaces";
+        // The samples behind time_ms_*: as many as `samples` says (a row without the count is another writer's).
+        if (column == "time_samples_ms")
+          if (const auto count = parse_int(row.view("samples")); count && *count != static_cast<std::int64_t>(values->size()))
+            return std::string(column) + " holds " + std::to_string(values->size()) + " samples, `samples` says " +
+                   std::to_string(*count);
+        break;
+      }
       case ColumnKind::text:
       case ColumnKind::vocabulary:
         // Text fields reach gnuplot scripts, XML and terminals: one printable line of UTF-8.

@@ -31,6 +31,8 @@ CaseRecord sample_record() {
   r.verdict = Verdict::failed(FailureKind::mismatch);
   r.detail = "line one\nline two, \"quoted\" \x1b[31m";
   r.timing = {0.123456789, 0.1, 1.0 / 3.0, 10, 4321.5, 0.11, 0.1, 0.2, 10, 3};
+  // In the order taken, not sorted; floats whose shortest text is long (1/3) or exact (0.125).
+  r.timing.samples_ms = {0.2f, 0.1f, 1.0f / 3.0f, 0.125f, 0.123f, 0.15f, 0.11f, 0.3f, 0.12f, 0.13f};
   r.phases = {0.25, 1.5, 2.0 / 3.0, 0.125, 7.0, 0.5, 12.75, 0, 25.0 + 1e-9, 140.5};
   r.context_lost = true;
   r.finding = "vllm-gguf.md#finding-5";
@@ -100,6 +102,16 @@ TEST(RecordCodec, RefusesWhatIsNoRecord) {
   bad_verdict.replace(bad_verdict.find(v), v.size(), "verdict 13\nnot-a-verdic");
   EXPECT_THROW(decode_record(bad_verdict), std::runtime_error);
   EXPECT_THROW(decode_record("case 3\nabc"), std::runtime_error);  // not a replay, fields missing
+}
+
+// The samples cross the pipe as they were taken; a count that is not `samples` is no record.
+TEST(RecordCodec, CarriesTheSamplesInTheirOrder) {
+  const CaseRecord r = sample_record();
+  const CaseRecord back = decode_record(encode_record(r));
+  EXPECT_EQ(back.timing.samples_ms, r.timing.samples_ms);
+  CaseRecord short_one = r;
+  short_one.timing.samples_ms.pop_back();
+  EXPECT_THROW(decode_record(encode_record(short_one)), std::runtime_error);
 }
 
 TEST(WorkerProtocol, AReplyArrivesWholeWhateverTheChunks) {
@@ -250,6 +262,16 @@ TEST(RecordRow, SaysTheDriverTheStartTheFindingAndFloatTimesAsMeasured) {
   unknown.context.driver_release.clear();
   EXPECT_EQ(reporters::to_row(unknown).get("started"), "");
   EXPECT_EQ(reporters::to_row(unknown).get("driver_release"), "");
+}
+
+// Schema 1.7: the raw call-time samples, in the order taken, each at float32 precision; empty
+// for a case that was not timed.
+TEST(RecordRow, WritesTheSamplesInTheOrderTaken) {
+  CaseRecord r = sample_record();
+  EXPECT_EQ(reporters::to_row(r).get("time_samples_ms"), "0.2 0.1 0.33333334 0.125 0.123 0.15 0.11 0.3 0.12 0.13");
+  r.timing.samples = 0;
+  EXPECT_EQ(reporters::to_row(r).get("time_samples_ms"), "");
+  EXPECT_EQ(reporters::to_row(r).get("time_ms_median"), "");
 }
 
 }  // namespace

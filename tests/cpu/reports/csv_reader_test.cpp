@@ -216,6 +216,43 @@ TEST(CsvReader, FileOfSchema15ReadsWithoutTheColumnsOf16) {
   EXPECT_TRUE(contains(failure.message, "missing columns 'driver_release', 'started', 'finding'")) << failure.message;
 }
 
+// A file of schema 1.6 has no time_samples_ms: its rows read with it empty (diff then judges them
+// by interval separation).
+TEST(CsvReader, FileOfSchema16ReadsWithoutTheSamples) {
+  const std::size_t count = column_count_of_minor(6);
+  ASSERT_EQ(count, *column_index("time_samples_ms"));
+  std::vector<std::string> names = column_names();
+  names.resize(count);
+  CsvRow row = valid_row();
+  row.set("schema", "1.6");
+  row.set("time_ms_median", "1.5");
+  row.set("samples", "3");
+  std::vector<std::string> fields = quoted_fields(row);
+  fields.resize(count);
+  const auto result = parse_csv(join(names) + join(fields), "v16.csv");
+  ASSERT_EQ(result.rows.size(), 1u);
+  EXPECT_EQ(result.rows[0].get("time_ms_median"), "1.5");
+  EXPECT_EQ(result.rows[0].get("time_samples_ms"), "");
+}
+
+// 1.7's check: the samples are reals separated by single spaces, as many as `samples` says.
+TEST(CsvReader, TheSamplesAreRealsAsManyAsTheCount) {
+  CsvRow row = valid_row();
+  row.set("time_ms_median", "1.5");
+  row.set("samples", "3");
+  row.set("time_samples_ms", "1.5 1.25 2");
+  EXPECT_EQ(parse_csv(kHeader + data_line(row), "ok.csv").rows[0].get_reals("time_samples_ms"),
+            (std::vector<double>{1.5, 1.25, 2}));
+  for (const char* bad : {"1.5  1.25 2", " 1.5 1.25 2", "1.5 1.25 2 ", "1.5;1.25;2", "1.5 fast 2"}) {
+    CsvRow b = row;
+    b.set("time_samples_ms", bad);
+    EXPECT_TRUE(contains(parse_failure(kHeader + data_line(b)).message, "is not numbers separated by single spaces"))
+        << bad;
+  }
+  row.set("time_samples_ms", "1.5 1.25");
+  EXPECT_TRUE(contains(parse_failure(kHeader + data_line(row)).message, "holds 2 samples, `samples` says 3"));
+}
+
 // 1.6's checks: `started` is a UTC time of one form, and a finding stands only on an expected-fail.
 TEST(CsvReader, StartedIsAUtcTimeAndAFindingNeedsAnExpectedFail) {
   CsvRow row = valid_row();

@@ -35,7 +35,9 @@ const std::vector<std::string> kSpecifiedColumns = {
     // schema 1.5
     "tier",
     // schema 1.6
-    "driver_release", "started", "finding"};
+    "driver_release", "started", "finding",
+    // schema 1.7
+    "time_samples_ms"};
 
 TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
   ASSERT_EQ(kColumnCount, kSpecifiedColumns.size());
@@ -44,7 +46,7 @@ TEST(Schema, ColumnsAreTheSpecifiedListInOrder) {
 }
 
 TEST(Schema, VersionStringMatchesMajorAndMinor) {
-  EXPECT_EQ(kSchemaVersion, "1.6");
+  EXPECT_EQ(kSchemaVersion, "1.7");
   const auto version = parse_schema_version(kSchemaVersion);
   ASSERT_TRUE(version.has_value());
   EXPECT_EQ(version->major, kSchemaMajor);
@@ -58,9 +60,11 @@ TEST(Schema, ColumnIndexLooksUpByName) {
   EXPECT_EQ(column_index("device_index"), 44u);
   EXPECT_EQ(column_index("kernels_per_call"), 48u);
   EXPECT_EQ(column_index("cpu_total"), 51u);
-  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 5);
-  EXPECT_EQ(column_index("tier"), kColumnCount - 4);
-  EXPECT_EQ(column_index("finding"), kColumnCount - 1);
+  EXPECT_EQ(column_index("worker_ms"), kColumnCount - 6);
+  EXPECT_EQ(column_index("tier"), kColumnCount - 5);
+  EXPECT_EQ(column_index("finding"), kColumnCount - 2);
+  EXPECT_EQ(column_index("time_samples_ms"), 66u);
+  EXPECT_EQ(column_index("time_samples_ms"), kColumnCount - 1);
   EXPECT_FALSE(column_index("grid_w").has_value());
   EXPECT_FALSE(column_index("").has_value());
   static_assert(column_index("verdict").has_value(), "usable at compile time");
@@ -92,6 +96,7 @@ TEST(Schema, OnlyAppendedColumnsHaveALaterMinor) {
   EXPECT_EQ(kColumns[*column_index("tier")].since_minor, 5);
   EXPECT_EQ(kColumns[*column_index("driver_release")].since_minor, 6);
   EXPECT_EQ(kColumns[*column_index("finding")].since_minor, 6);
+  EXPECT_EQ(kColumns[*column_index("time_samples_ms")].since_minor, 7);
 }
 
 // A file of minor m has the first column_count_of_minor(m) columns: 44 in 1.0, every one in ours.

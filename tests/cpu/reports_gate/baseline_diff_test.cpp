@@ -209,6 +209,27 @@ TEST(BaselineDiff, RealTwentyPercentSlowDownFails) {
   EXPECT_FALSE(diff_runs({before}, {after}, loose).gate_failed());
 }
 
+// Rows of schema 1.7 carry their samples: one slow outlier in the baseline makes the ranges
+// overlap (the interval test says UNSURE), the Mann-Whitney test of the samples still sees a
+// 20% slow-down (p = 0.0027, scipy) and the gate fails, naming the test.
+TEST(BaselineDiff, RowsWithRawSamplesAreJudgedByTheRankTest) {
+  CsvRow before = fixed_row(64), after = fixed_row(64);
+  set_timing(before, 1.00, 0.98, 1.60);
+  before.set("time_samples_ms", "1 1.01 0.99 1.02 1 0.98 1.01 1 0.99 1.6");
+  set_timing(after, 1.20, 1.18, 1.23);
+  after.set("time_samples_ms", "1.2 1.21 1.19 1.22 1.2 1.18 1.21 1.2 1.19 1.23");
+  const BaselineDiff diff = diff_runs({before}, {after});
+  ASSERT_EQ(diff.slower.size(), 1u) << render_diff(diff);
+  EXPECT_TRUE(diff.gate_failed());
+  EXPECT_NE(render_diff(diff).find("Mann-Whitney U p=0.0027"), std::string::npos) << render_diff(diff);
+  // The baseline of an older schema (no samples): the interval test, and it cannot tell.
+  before.clear("time_samples_ms");
+  const BaselineDiff old = diff_runs({before}, {after});
+  EXPECT_EQ(old.unsure.size(), 1u) << render_diff(old);
+  EXPECT_FALSE(old.gate_failed());
+  EXPECT_NE(render_diff(old).find("interval test"), std::string::npos) << render_diff(old);
+}
+
 TEST(BaselineDiff, SpeedUpAndUnsureAreListedNotFailed) {
   CsvRow b1 = fixed_row(64), a1 = fixed_row(64), b2 = fixed_row(128), a2 = fixed_row(128);
   set_timing(b1, 1.00, 0.98, 1.03);

@@ -43,6 +43,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global);
 Runner add_bisect_command(CLI::App& app, const GlobalOptions& global);
 Runner add_report_command(CLI::App& app, const GlobalOptions& global);
 Runner add_diff_command(CLI::App& app, const GlobalOptions& global);
+Runner add_bench_diff_command(CLI::App& app, const GlobalOptions& global);
 Runner add_models_command(CLI::App& app, const GlobalOptions& global);
 Runner add_baseline_command(CLI::App& app, const GlobalOptions& global);
 Runner add_merge_command(CLI::App& app, const GlobalOptions& global);

@@ -24,6 +24,11 @@ std::uint64_t parse_u64(const std::string& text, const std::string& option);
 // "X[,Y[,Z]]" with missing dimensions 1.
 Dim3 parse_dim3(const std::string& text, const std::string& option);
 
+// --threshold of diff and bench-diff: "10%" or "0.1" -> 0.1. A bare number above 1 is refused: 10
+// could mean 10% or 1000%. The number is decimal (from_chars: no hex "0x1", no leading space or
+// '+', as every numeric option).
+double parse_threshold(const std::string& text);
+
 // Validators for numeric options, checked on the text before CLI11 converts it (so "-1" never
 // wraps into an unsigned option, and "nan" or "inf" never reach a number of seconds).
 // A decimal whole number in [0, max].

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/reports/row_outcome.hpp"
@@ -67,6 +68,8 @@ class CsvRow {
   std::optional<std::uint64_t> get_uint(std::string_view column) const;
   std::optional<u128> get_u128(std::string_view column) const;
   std::optional<double> get_double(std::string_view column) const;
+  // A real_list column (time_samples_ms): nullopt when empty.
+  std::optional<std::vector<double>> get_reals(std::string_view column) const;
 
   friend bool operator==(const CsvRow&, const CsvRow&) = default;
 
@@ -84,5 +87,7 @@ std::optional<std::int64_t> parse_int(std::string_view text);
 std::optional<std::uint64_t> parse_uint(std::string_view text);
 std::optional<u128> parse_u128(std::string_view text);
 std::optional<double> parse_double(std::string_view text);
+// Reals as parse_double reads them, separated by one space; "" is no reals; nullopt otherwise.
+std::optional<std::vector<double>> parse_reals(std::string_view text);
 
 }  // namespace gridfuzz::reports

@@ -13,8 +13,8 @@ namespace gridfuzz::reports {
 // major.minor. A reader accepts any file of the same major; a different major is an error.
 // A minor bump may only append columns (an older reader ignores them) or relax a rule.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 6;
-inline constexpr std::string_view kSchemaVersion = "1.6";
+inline constexpr int kSchemaMinor = 7;
+inline constexpr std::string_view kSchemaVersion = "1.7";
 
 // What a column's non-empty values look like, so values can be checked without a per-column
 // table elsewhere. Every column may be empty (an axis that does not apply) unless the
@@ -25,6 +25,7 @@ enum class ColumnKind {
   big_integer,  // non-negative decimal integer of any size (may exceed 2^64), e.g. max_index
   real,         // floating point, shortest round-trip form, "nan"/"inf" allowed
   vocabulary,   // a value from the documented vocabulary (see vocabulary.hpp)
+  real_list,    // reals as `real` writes them, separated by one space, e.g. "0.032688 0.031744"
 };
 
 struct Column {
@@ -33,7 +34,7 @@ struct Column {
   int since_minor = 0;  // the minor version that appended it: files of older minors lack it
 };
 
-inline constexpr std::array<Column, 66> kColumns{{
+inline constexpr std::array<Column, 67> kColumns{{
     {"schema", ColumnKind::text},
     {"run_id", ColumnKind::text},
     {"case_id", ColumnKind::text},
@@ -106,6 +107,9 @@ inline constexpr std::array<Column, 66> kColumns{{
     {"driver_release", ColumnKind::text, 6},
     {"started", ColumnKind::text, 6},
     {"finding", ColumnKind::text, 6},
+    // 1.7: the call-time samples behind time_ms_*, in the order taken, so a comparison can test
+    // the noise itself rather than the three numbers that summarise it.
+    {"time_samples_ms", ColumnKind::real_list, 7},
 }};
 
 inline constexpr std::size_t kColumnCount = kColumns.size();

@@ -6,6 +6,7 @@
 // worker_client.hpp) isolates it.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gridfuzz/core/case.hpp"
 #include "gridfuzz/device_limits.hpp"
@@ -53,6 +54,9 @@ struct Timing {
   double kernel_median_ms = 0, kernel_min_ms = 0, kernel_max_ms = 0;
   int kernel_samples = 0;
   int kernels_per_call = 0;  // kernels the last timed call ran
+  // The call-time samples behind median/min/max, in the order taken (`samples` of them; CUDA
+  // events measure in float32): what a test of the noise needs, which the three numbers lose.
+  std::vector<float> samples_ms;
   bool operator==(const Timing&) const = default;
 };
 
