@@ -71,21 +71,24 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   return {i - 1, n};
 }
 
-// What each case cost before, by case id, from the `case_ms` of CSVs of earlier runs (the largest
-// time seen of each). A file that is not a gridfuzz CSV is an error; one without times (static
-// rows, an older schema) prices nothing, and says so.
-MeasuredCaseMs read_case_costs(const std::vector<std::string>& paths) {
+// What each case cost before on this device, by case id, from the `case_ms` of CSVs of earlier
+// runs (the largest time seen of each): rows of another device are left out (another GPU's
+// times would rank this one's cases wrongly). A file that is not a gridfuzz CSV is an error; one
+// without such times (static rows, an older schema, another device) prices nothing, and says so.
+MeasuredCaseMs read_case_costs(const std::vector<std::string>& paths, const std::string& device) {
   MeasuredCaseMs out;
   for (const std::string& path : paths) {
     std::size_t priced = 0;
     for (const auto& row : reports::read_csv(path).rows) {
       const auto ms = row.get_double("case_ms");
-      if (!ms || !(*ms >= 0) || row.get("case_id").empty()) continue;
+      if (!ms || !(*ms >= 0) || row.get("case_id").empty() || row.get("device") != device) continue;
       double& kept = out[row.get("case_id")];
       kept = std::max(kept, *ms);
       ++priced;
     }
-    if (priced == 0) std::cerr << "note: --costs " << path << " has no case_ms to price a case with\n";
+    if (priced == 0)
+      std::cerr << "note: --costs " << path << " has no case_ms of this device (" << device
+                << ") to price a case with\n";
   }
   return out;
 }
@@ -270,8 +273,8 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
                   "budget then sees the most cases; each kernel x variant's cheapest case first; docs/MODELS.md)")
       ->check(CLI::IsMember({"tiers", "cost"}));
   cmd->add_option("--costs", a->costs,
-                  "CSV of an earlier run (a baseline) whose case_ms prices the cases for --order cost; repeatable "
-                  "(without: device bytes order them)")
+                  "CSV of an earlier run (a baseline) whose case_ms on this device prices the cases for --order "
+                  "cost; repeatable (without: device bytes order them)")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,
@@ -296,10 +299,11 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     const std::vector<const Kernel*> kernels = select_kernels(a->kernels, session);
     SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
     if (a->crossings_as_found) plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
+    plan_options.sizes = a->order == "cost";
     check_variants(kernels, a->variants);
     const AxisFilter where = where_filter(a->where, kernels);
     if (!a->save_corpus.empty()) check_corpus_folder(a->save_corpus);
-    MeasuredCaseMs costs = read_case_costs(a->costs);
+    MeasuredCaseMs costs = read_case_costs(a->costs, session.limits().limits.name);
 
     // Every argument is checked before the CSV is touched; the writer then locks the file before
     // it reads, sets aside or appends anything.

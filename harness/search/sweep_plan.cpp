@@ -294,7 +294,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
         ++shapes_per_tier[c.tier];
         t.boundary_cases.push_back(Case{k->name(), variant, c.params, 1});
         t.tiers.push_back(c.tier);
-        t.sizes.push_back(planned_size(*k, c.params, variant, limits, c.bytes));
+        t.sizes.push_back(options.sizes ? planned_size(*k, c.params, variant, limits, c.bytes) : CaseSize{.bytes = c.bytes});
       }
       plan.targets.push_back(std::move(t));
     }

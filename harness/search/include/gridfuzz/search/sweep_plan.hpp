@@ -61,6 +61,9 @@ struct SweepPlanOptions {
   // (cheaper_crossing.hpp), and one still over it there at its last value before and its first
   // after only; UINT64_MAX: every crossing at its start shape as found, at every point.
   std::uint64_t cheaper_crossing_above_bytes = kCheaperCrossingAboveBytes;
+  // Every case's launches planned and predicted for its CaseSize (threads, outcome), as
+  // `sweep --order cost` prices them; without, a CaseSize holds the bytes alone.
+  bool sizes = false;
 };
 
 struct SweepPlan {
