@@ -61,7 +61,7 @@ case "$mode" in
     echo "lm head: rc=$? wall_s=$(( $(date +%s) - t0 )) $(grep '^sweep:' "$run_dir/lmhead.log")" >> "$OUT/summary.txt"
     xzcat evidence/2026-12-04-h200-cost-order/run1-plan/plan.csv.xz > "$run_dir/run1.csv"
     for i in 1 2; do
-      "$gf" replay "$run_dir/run1.csv" --failed --csv "$run_dir/faults-$i.csv" > "$run_dir/faults-$i.log" 2>&1
+      "$gf" replay --failed "$run_dir/run1.csv" --csv "$run_dir/faults-$i.csv" > "$run_dir/faults-$i.log" 2>&1
       echo "failing rows of run1, replay $i: rc=$? $(grep -cE 'fail:' "$run_dir/faults-$i.log") failing lines" >> "$OUT/summary.txt"
     done
     for ab in a b; do
