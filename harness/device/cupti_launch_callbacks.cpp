@@ -25,15 +25,26 @@ Dim3 dim3_of(const dim3& d) { return {d.x, d.y, d.z}; }
 // showed `regs` 32 in one run and empty in another, evidence/2026-12-03-h200-shared-reference run1).
 // Only a complete answer is kept, so a function first seen after a fault is asked again next time;
 // the key has the symbol's name too, as an unloaded module's handle may be reused by another.
-FuncAttributes attributes_of(const LaunchCallbackCalls& calls, CUfunction f, const std::string& symbol) {
+// The handle a launch passed, as cuFuncGetAttribute takes it: a runtime launch passes a CUkernel
+// (CUDA 12+), which it refuses; the function that kernel stands for in this context it answers.
+CUfunction attribute_handle(const LaunchCallbackCalls& calls, CUfunction f) {
+  int v = 0;
+  if (!calls.kernel_get_function || calls.func_get_attribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) return f;
+  CUfunction in_context = nullptr;
+  if (calls.kernel_get_function(&in_context, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS && in_context) return in_context;
+  return f;
+}
+
+FuncAttributes attributes_of(const LaunchCallbackCalls& calls, CUfunction handle, const std::string& symbol) {
   FuncAttributes a;
-  if (!f || !calls.func_get_attribute) return a;
+  if (!handle || !calls.func_get_attribute) return a;
   static std::mutex cache_mutex;
-  static std::map<std::pair<CUfunction, std::string>, FuncAttributes> cache;
+  static std::map<std::pair<CUfunction, std::string>, FuncAttributes> cache;  // by the launch's handle
   {
     const std::lock_guard lock(cache_mutex);
-    if (const auto it = cache.find({f, symbol}); it != cache.end()) return it->second;
+    if (const auto it = cache.find({handle, symbol}); it != cache.end()) return it->second;
   }
+  const CUfunction f = attribute_handle(calls, handle);
   int v = 0;
   bool complete = true;
   if (calls.func_get_attribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) a.num_regs = v; else complete = false;
@@ -47,7 +58,7 @@ FuncAttributes attributes_of(const LaunchCallbackCalls& calls, CUfunction f, con
     complete = false;
   if (complete) {
     const std::lock_guard lock(cache_mutex);
-    cache.emplace(std::pair{f, symbol}, a);
+    cache.emplace(std::pair{handle, symbol}, a);
   }
   return a;
 }
@@ -159,7 +170,8 @@ std::optional<LaunchCallback> read_launch_callback(CUpti_CallbackDomain domain, 
 
 int function_attribute(const LaunchCallbackCalls& calls, CUfunction f, CUfunction_attribute a) {
   int v = 0;
-  if (!f || !calls.func_get_attribute || calls.func_get_attribute(&v, a, f) != CUDA_SUCCESS) return 0;
+  if (!f || !calls.func_get_attribute || calls.func_get_attribute(&v, a, attribute_handle(calls, f)) != CUDA_SUCCESS)
+    return 0;
   return v;
 }
 

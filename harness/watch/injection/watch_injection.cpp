@@ -79,6 +79,8 @@ class Recorder {
       calls_.func_get_attribute = reinterpret_cast<decltype(calls_.func_get_attribute)>(dlsym(cuda, "cuFuncGetAttribute"));
       calls_.get_error_name = reinterpret_cast<decltype(calls_.get_error_name)>(dlsym(cuda, "cuGetErrorName"));
       calls_.func_get_name = reinterpret_cast<decltype(calls_.func_get_name)>(dlsym(cuda, "cuFuncGetName"));
+      calls_.kernel_get_function =
+          reinterpret_cast<decltype(calls_.kernel_get_function)>(dlsym(cuda, "cuKernelGetFunction"));
     } else {
       write_line(gridfuzz::watch::format_note_line(pid_, "libcuda.so.1 not found in the process: no attributes, no names"));
     }

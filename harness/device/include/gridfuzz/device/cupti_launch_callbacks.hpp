@@ -22,6 +22,9 @@ struct LaunchCallbackCalls {
   // The kernel's symbol when CUPTI gives none (it names no launch the driver refuses).
   CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
   const char* (*runtime_error_name)(int) = nullptr;  // cudaGetErrorName
+  // The function a CUkernel stands for in the current context (cuKernelGetFunction): since CUDA 12
+  // the runtime launches library kernels, whose handle cuFuncGetAttribute refuses.
+  CUresult (*kernel_get_function)(CUfunction*, CUkernel) = nullptr;
 };
 
 // One callback of a launch function: the event, and the driver's function handle (driver
