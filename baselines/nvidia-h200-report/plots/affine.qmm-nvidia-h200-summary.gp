@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,564 noenhanced font ',10'
+set terminal pngcairo size 1400,738 noenhanced font ',10'
 set output here.'affine.qmm-nvidia-h200-summary.png'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,14 +28,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.861702
-set bmargin at screen 0.670213
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.87766 left font ',11'
-set xrange [-0.8:23.4]
+set tmargin at screen 0.894309
+set bmargin at screen 0.747967
+set label 1 'tokens   (other axes: bits=4 cols=2880 dtype=bf16 group_size=64 vocab=201088)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.906504 left font ',11'
+set xrange [-0.8:26.4]
 set yrange [0.4:3.6]
-set xtics ("2" 0, "16" 1.8, "4096" 3.6, "65536" 5.4, "67107" 6.4, "67108" 7.4, "67109" 8.4, "67110" 9.4, "67111" 10.4, "134216" 12.2, "134217" 13.2, "134218" 14.2, "134219" 15.2, "134220" 16.2, "134225" 17.2, "201329" 19, "268472" 20.8, "402656" 22.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 67109' 3, 'fixed: no failure up to 134225' 2, 'hopper: no failure up to 268472' 1) font ',10'
-set arrow 1 from 7.9,2.55 to 7.9,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "11" 5, "12" 6, "16" 7, "22" 8.8, "23" 9.8, "64" 11.6, "65" 12.6, "83" 14.4, "84" 15.4, "255" 17.2, "256" 18.2, "10680" 20, "21358" 21.8, "21359" 22.8, "65535" 24.6, "65536" 25.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 10680' 3, 'fixed: no failure up to 256' 2, 'hopper: no failure up to 256' 1) font ',10'
+set arrow 1 from 19.1,2.55 to 19.1,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -43,14 +43,26 @@ plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.510638
-set bmargin at screen 0.319149
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)' at screen 0.242857, screen 0.526596 left font ',11'
-set xrange [-0.8:4.4]
+set tmargin at screen 0.636856
+set bmargin at screen 0.490515
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.649051 left font ',11'
+set xrange [-0.8:28.2]
 set yrange [0.4:3.6]
-set xtics ("128" 0, "32000" 1.8, "1048448" 3.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 1048448' 3, 'fixed: no failure up to 1048448' 2, 'hopper: no failure up to 1048448' 1) font ',10'
+set xtics ("256" 0, "384" 1.8, "512" 3.6, "896" 5.4, "1024" 7.2, "1920" 9, "2048" 10.8, "3968" 12.6, "4096" 13.6, "10880" 15.4, "11008" 16.4, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 262016' 3, 'fixed: no failure up to 262016' 2, 'hopper: no failure up to 262016' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.368564
+set bmargin at screen 0.222222
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.380759 left font ',11'
+set xrange [-0.8:19.4]
+set yrange [0.4:3.6]
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -60,8 +72,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.184397
-set bmargin at screen 0.0070922
+set tmargin at screen 0.140921
+set bmargin at screen 0.00542005
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -76,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,564 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,738 noenhanced font 'sans,10' background rgb 'white'
 set output here.'affine.qmm-nvidia-h200-summary.svg'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -88,14 +100,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.861702
-set bmargin at screen 0.670213
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.87766 left font ',11'
-set xrange [-0.8:23.4]
+set tmargin at screen 0.894309
+set bmargin at screen 0.747967
+set label 1 'tokens   (other axes: bits=4 cols=2880 dtype=bf16 group_size=64 vocab=201088)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.906504 left font ',11'
+set xrange [-0.8:26.4]
 set yrange [0.4:3.6]
-set xtics ("2" 0, "16" 1.8, "4096" 3.6, "65536" 5.4, "67107" 6.4, "67108" 7.4, "67109" 8.4, "67110" 9.4, "67111" 10.4, "134216" 12.2, "134217" 13.2, "134218" 14.2, "134219" 15.2, "134220" 16.2, "134225" 17.2, "201329" 19, "268472" 20.8, "402656" 22.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 67109' 3, 'fixed: no failure up to 134225' 2, 'hopper: no failure up to 268472' 1) font ',10'
-set arrow 1 from 7.9,2.55 to 7.9,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "11" 5, "12" 6, "16" 7, "22" 8.8, "23" 9.8, "64" 11.6, "65" 12.6, "83" 14.4, "84" 15.4, "255" 17.2, "256" 18.2, "10680" 20, "21358" 21.8, "21359" 22.8, "65535" 24.6, "65536" 25.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 10680' 3, 'fixed: no failure up to 256' 2, 'hopper: no failure up to 256' 1) font ',10'
+set arrow 1 from 19.1,2.55 to 19.1,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -103,14 +115,26 @@ plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.510638
-set bmargin at screen 0.319149
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)' at screen 0.242857, screen 0.526596 left font ',11'
-set xrange [-0.8:4.4]
+set tmargin at screen 0.636856
+set bmargin at screen 0.490515
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.649051 left font ',11'
+set xrange [-0.8:28.2]
 set yrange [0.4:3.6]
-set xtics ("128" 0, "32000" 1.8, "1048448" 3.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 1048448' 3, 'fixed: no failure up to 1048448' 2, 'hopper: no failure up to 1048448' 1) font ',10'
+set xtics ("256" 0, "384" 1.8, "512" 3.6, "896" 5.4, "1024" 7.2, "1920" 9, "2048" 10.8, "3968" 12.6, "4096" 13.6, "10880" 15.4, "11008" 16.4, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 262016' 3, 'fixed: no failure up to 262016' 2, 'hopper: no failure up to 262016' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.368564
+set bmargin at screen 0.222222
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.380759 left font ',11'
+set xrange [-0.8:19.4]
+set yrange [0.4:3.6]
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -120,8 +144,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.184397
-set bmargin at screen 0.0070922
+set tmargin at screen 0.140921
+set bmargin at screen 0.00542005
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

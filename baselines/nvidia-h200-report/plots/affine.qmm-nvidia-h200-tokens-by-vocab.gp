@@ -22,9 +22,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:805416]
-set xrange [-0.6:2.6]
-set xtics ('32000 (cols=4096)' 0, '151936 (cols=2048)' 1, '151936 (cols=4096)' 2) rotate by 20 right font ',10'
+set yrange [85.3333:6.29146e+06]
+set xrange [-0.6:23.6]
+set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '16000 (cols=64)' 7, '32000 (cols=4096)' 8, '32000 (cols=64)' 9, '128256 (cols=4096)' 10, '128256 (cols=64)' 11, '128256 (cols=8192)' 12, '129280 (cols=64)' 13, '129280 (cols=7168)' 14, '151936 (cols=2048)' 15, '151936 (cols=4096)' 16, '151936 (cols=64)' 17, '163840 (cols=64)' 18, '163840 (cols=7168)' 19, '201088 (cols=2880)' 20, '201088 (cols=64)' 21, '262144 (cols=2816)' 22, '262144 (cols=64)' 23) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,12 +32,14 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output
 
@@ -49,9 +51,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:805416]
-set xrange [-0.6:2.6]
-set xtics ('32000 (cols=4096)' 0, '151936 (cols=2048)' 1, '151936 (cols=4096)' 2) rotate by 20 right font ',10'
+set yrange [85.3333:6.29146e+06]
+set xrange [-0.6:23.6]
+set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '16000 (cols=64)' 7, '32000 (cols=4096)' 8, '32000 (cols=64)' 9, '128256 (cols=4096)' 10, '128256 (cols=64)' 11, '128256 (cols=8192)' 12, '129280 (cols=64)' 13, '129280 (cols=7168)' 14, '151936 (cols=2048)' 15, '151936 (cols=4096)' 16, '151936 (cols=64)' 17, '163840 (cols=64)' 18, '163840 (cols=7168)' 19, '201088 (cols=2880)' 20, '201088 (cols=64)' 21, '262144 (cols=2816)' 22, '262144 (cols=64)' 23) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -59,11 +61,13 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output

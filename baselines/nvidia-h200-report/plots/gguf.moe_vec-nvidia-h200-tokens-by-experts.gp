@@ -22,9 +22,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [3.33333:1.04858e+06]
+set xrange [-0.6:45.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=32,proj=down,rows=1,top_k=1)' 2, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 3, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 4, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 5, '2 (cols=14336,proj=down,rows=4096,top_k=2)' 6, '2 (cols=32,proj=down,rows=1,top_k=2)' 7, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 8, '4 (cols=2048,proj=gate_up,rows=1,top_k=4)' 9, '4 (cols=2816,proj=gate_up,rows=1,top_k=4)' 10, '4 (cols=2880,proj=down,rows=2880,top_k=4)' 11, '4 (cols=2880,proj=gate_up,rows=1,top_k=4)' 12, '4 (cols=32,proj=down,rows=1,top_k=4)' 13, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 14, '4 (cols=32,proj=gate_up,rows=1440,top_k=4)' 15, '4 (cols=32,proj=gate_up,rows=2880,top_k=4)' 16, '4 (cols=32,proj=gate_up,rows=360,top_k=4)' 17, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 18, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 19, '8 (cols=1536,proj=down,rows=4096,top_k=8)' 20, '8 (cols=2048,proj=down,rows=1,top_k=8)' 21, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 22, '8 (cols=2048,proj=gate_up,rows=1,top_k=8)' 23, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 24, '8 (cols=32,proj=down,rows=1,top_k=8)' 25, '8 (cols=32,proj=down,rows=1792,top_k=8)' 26, '8 (cols=32,proj=down,rows=3584,top_k=8)' 27, '8 (cols=32,proj=down,rows=7168,top_k=8)' 28, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 29, '8 (cols=32,proj=gate_up,rows=1024,top_k=8)' 30, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 31, '8 (cols=32,proj=gate_up,rows=256,top_k=8)' 32, '8 (cols=32,proj=gate_up,rows=32767,top_k=8)' 33, '8 (cols=32,proj=gate_up,rows=32768,top_k=8)' 34, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 35, '8 (cols=4096,proj=gate_up,rows=1,top_k=8)' 36, '8 (cols=704,proj=down,rows=2816,top_k=8)' 37, '8 (cols=7168,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=768,proj=down,rows=2048,top_k=8)' 39, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 40, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 41, '128 (cols=32,proj=gate_up,rows=1,top_k=1)' 42, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 43, '128 (cols=704,proj=down,rows=2816,top_k=8)' 44, '128 (cols=768,proj=down,rows=2048,top_k=8)' 45) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,14 +32,18 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 6 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 6 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
 
 set output
 
@@ -51,9 +55,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [3.33333:1.04858e+06]
+set xrange [-0.6:45.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=32,proj=down,rows=1,top_k=1)' 2, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 3, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 4, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 5, '2 (cols=14336,proj=down,rows=4096,top_k=2)' 6, '2 (cols=32,proj=down,rows=1,top_k=2)' 7, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 8, '4 (cols=2048,proj=gate_up,rows=1,top_k=4)' 9, '4 (cols=2816,proj=gate_up,rows=1,top_k=4)' 10, '4 (cols=2880,proj=down,rows=2880,top_k=4)' 11, '4 (cols=2880,proj=gate_up,rows=1,top_k=4)' 12, '4 (cols=32,proj=down,rows=1,top_k=4)' 13, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 14, '4 (cols=32,proj=gate_up,rows=1440,top_k=4)' 15, '4 (cols=32,proj=gate_up,rows=2880,top_k=4)' 16, '4 (cols=32,proj=gate_up,rows=360,top_k=4)' 17, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 18, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 19, '8 (cols=1536,proj=down,rows=4096,top_k=8)' 20, '8 (cols=2048,proj=down,rows=1,top_k=8)' 21, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 22, '8 (cols=2048,proj=gate_up,rows=1,top_k=8)' 23, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 24, '8 (cols=32,proj=down,rows=1,top_k=8)' 25, '8 (cols=32,proj=down,rows=1792,top_k=8)' 26, '8 (cols=32,proj=down,rows=3584,top_k=8)' 27, '8 (cols=32,proj=down,rows=7168,top_k=8)' 28, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 29, '8 (cols=32,proj=gate_up,rows=1024,top_k=8)' 30, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 31, '8 (cols=32,proj=gate_up,rows=256,top_k=8)' 32, '8 (cols=32,proj=gate_up,rows=32767,top_k=8)' 33, '8 (cols=32,proj=gate_up,rows=32768,top_k=8)' 34, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 35, '8 (cols=4096,proj=gate_up,rows=1,top_k=8)' 36, '8 (cols=704,proj=down,rows=2816,top_k=8)' 37, '8 (cols=7168,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=768,proj=down,rows=2048,top_k=8)' 39, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 40, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 41, '128 (cols=32,proj=gate_up,rows=1,top_k=1)' 42, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 43, '128 (cols=704,proj=down,rows=2816,top_k=8)' 44, '128 (cols=768,proj=down,rows=2048,top_k=8)' 45) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -61,13 +65,17 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 6 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-experts.dat' index 6 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
 
 set output

@@ -22,9 +22,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('8' 0) font ',10'
+set yrange [3.33333:1.04858e+06]
+set xrange [-0.6:45.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=down,rows=1)' 2, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 3, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 4, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 5, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 6, '2 (cols=14336,experts=2,proj=down,rows=4096)' 7, '2 (cols=14336,experts=8,proj=down,rows=4096)' 8, '2 (cols=32,experts=2,proj=down,rows=1)' 9, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 10, '4 (cols=2048,experts=4,proj=gate_up,rows=1)' 11, '4 (cols=2816,experts=4,proj=gate_up,rows=1)' 12, '4 (cols=2880,experts=4,proj=down,rows=2880)' 13, '4 (cols=2880,experts=4,proj=gate_up,rows=1)' 14, '4 (cols=32,experts=4,proj=down,rows=1)' 15, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 16, '4 (cols=32,experts=4,proj=gate_up,rows=1440)' 17, '4 (cols=32,experts=4,proj=gate_up,rows=2880)' 18, '4 (cols=32,experts=4,proj=gate_up,rows=360)' 19, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 20, '8 (cols=1536,experts=8,proj=down,rows=4096)' 21, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 22, '8 (cols=2048,experts=8,proj=down,rows=1)' 23, '8 (cols=2048,experts=8,proj=down,rows=7168)' 24, '8 (cols=2048,experts=8,proj=gate_up,rows=1)' 25, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 26, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 27, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 28, '8 (cols=32,experts=8,proj=down,rows=1)' 29, '8 (cols=32,experts=8,proj=down,rows=1792)' 30, '8 (cols=32,experts=8,proj=down,rows=3584)' 31, '8 (cols=32,experts=8,proj=down,rows=7168)' 32, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 33, '8 (cols=32,experts=8,proj=gate_up,rows=1024)' 34, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 35, '8 (cols=32,experts=8,proj=gate_up,rows=256)' 36, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 37, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 38, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 39, '8 (cols=4096,experts=8,proj=gate_up,rows=1)' 40, '8 (cols=704,experts=128,proj=down,rows=2816)' 41, '8 (cols=704,experts=8,proj=down,rows=2816)' 42, '8 (cols=7168,experts=8,proj=gate_up,rows=1)' 43, '8 (cols=768,experts=128,proj=down,rows=2048)' 44, '8 (cols=768,experts=8,proj=down,rows=2048)' 45) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,14 +32,18 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 6 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 6 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
 
 set output
 
@@ -51,9 +55,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('8' 0) font ',10'
+set yrange [3.33333:1.04858e+06]
+set xrange [-0.6:45.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=down,rows=1)' 2, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 3, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 4, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 5, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 6, '2 (cols=14336,experts=2,proj=down,rows=4096)' 7, '2 (cols=14336,experts=8,proj=down,rows=4096)' 8, '2 (cols=32,experts=2,proj=down,rows=1)' 9, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 10, '4 (cols=2048,experts=4,proj=gate_up,rows=1)' 11, '4 (cols=2816,experts=4,proj=gate_up,rows=1)' 12, '4 (cols=2880,experts=4,proj=down,rows=2880)' 13, '4 (cols=2880,experts=4,proj=gate_up,rows=1)' 14, '4 (cols=32,experts=4,proj=down,rows=1)' 15, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 16, '4 (cols=32,experts=4,proj=gate_up,rows=1440)' 17, '4 (cols=32,experts=4,proj=gate_up,rows=2880)' 18, '4 (cols=32,experts=4,proj=gate_up,rows=360)' 19, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 20, '8 (cols=1536,experts=8,proj=down,rows=4096)' 21, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 22, '8 (cols=2048,experts=8,proj=down,rows=1)' 23, '8 (cols=2048,experts=8,proj=down,rows=7168)' 24, '8 (cols=2048,experts=8,proj=gate_up,rows=1)' 25, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 26, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 27, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 28, '8 (cols=32,experts=8,proj=down,rows=1)' 29, '8 (cols=32,experts=8,proj=down,rows=1792)' 30, '8 (cols=32,experts=8,proj=down,rows=3584)' 31, '8 (cols=32,experts=8,proj=down,rows=7168)' 32, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 33, '8 (cols=32,experts=8,proj=gate_up,rows=1024)' 34, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 35, '8 (cols=32,experts=8,proj=gate_up,rows=256)' 36, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 37, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 38, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 39, '8 (cols=4096,experts=8,proj=gate_up,rows=1)' 40, '8 (cols=704,experts=128,proj=down,rows=2816)' 41, '8 (cols=704,experts=8,proj=down,rows=2816)' 42, '8 (cols=7168,experts=8,proj=gate_up,rows=1)' 43, '8 (cols=768,experts=128,proj=down,rows=2048)' 44, '8 (cols=768,experts=8,proj=down,rows=2048)' 45) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -61,13 +65,17 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
      here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
-     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'zchunk: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#ff7f0e' title 'rows_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#ff7f0e' notitle, \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 6 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#9467bd' title 'pairs_x: no failure up to the value (> N)', \
+     here.'gguf.moe_vec-nvidia-h200-tokens-by-top_k.dat' index 6 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#9467bd' notitle
 
 set output

@@ -22,16 +22,20 @@ set title 'llamacpp.mmvq on NVIDIA H200: first failing tokens for each experts' 
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [3:27]
-set xrange [-0.6:0.6]
-set xtics ('256' 0) font ',10'
+set yrange [0.666667:571950]
+set xrange [-0.6:55.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2816,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 2, '1 (cols=32,proj=down,rows=1,top_k=1)' 3, '1 (cols=32,proj=down,rows=3584,top_k=1)' 4, '1 (cols=32,proj=down,rows=448,top_k=1)' 5, '1 (cols=32,proj=down,rows=7168,top_k=1)' 6, '1 (cols=32,proj=down,rows=896,top_k=1)' 7, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 8, '1 (cols=32,proj=gate_up,rows=2048,top_k=1)' 9, '1 (cols=32,proj=gate_up,rows=2880,top_k=1)' 10, '1 (cols=32,proj=gate_up,rows=360,top_k=1)' 11, '1 (cols=32,proj=gate_up,rows=4096,top_k=1)' 12, '1 (cols=32,proj=gate_up,rows=512,top_k=1)' 13, '1 (cols=32,proj=gate_up,rows=5760,top_k=1)' 14, '1 (cols=32,proj=gate_up,rows=720,top_k=1)' 15, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 16, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 17, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 18, '2 (cols=14336,proj=down,rows=1,top_k=2)' 19, '2 (cols=32,proj=down,rows=1,top_k=2)' 20, '2 (cols=32,proj=down,rows=4096,top_k=2)' 21, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 22, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 23, '4 (cols=2880,proj=down,rows=1,top_k=4)' 24, '4 (cols=32,proj=down,rows=1,top_k=4)' 25, '4 (cols=32,proj=down,rows=2880,top_k=4)' 26, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 27, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 28, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 29, '8 (cols=1536,proj=down,rows=1,top_k=8)' 30, '8 (cols=2048,proj=down,rows=1,top_k=8)' 31, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 32, '8 (cols=32,proj=down,rows=1,top_k=8)' 33, '8 (cols=32,proj=down,rows=2048,top_k=8)' 34, '8 (cols=32,proj=down,rows=2816,top_k=8)' 35, '8 (cols=32,proj=down,rows=4096,top_k=8)' 36, '8 (cols=32,proj=down,rows=7168,top_k=8)' 37, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 39, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 40, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 41, '8 (cols=32,proj=gate_up,rows=3072,top_k=8)' 42, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 43, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 44, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 45, '8 (cols=704,proj=down,rows=1,top_k=8)' 46, '8 (cols=768,proj=down,rows=1,top_k=8)' 47, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 48, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 49, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 50, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 51, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 52, '128 (cols=704,proj=down,rows=2816,top_k=8)' 53, '128 (cols=768,proj=down,rows=2048,top_k=8)' 54, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 55) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
-     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -43,15 +47,19 @@ set title 'llamacpp.mmvq on NVIDIA H200: first failing tokens for each experts' 
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [3:27]
-set xrange [-0.6:0.6]
-set xtics ('256' 0) font ',10'
+set yrange [0.666667:571950]
+set xrange [-0.6:55.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2816,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 2, '1 (cols=32,proj=down,rows=1,top_k=1)' 3, '1 (cols=32,proj=down,rows=3584,top_k=1)' 4, '1 (cols=32,proj=down,rows=448,top_k=1)' 5, '1 (cols=32,proj=down,rows=7168,top_k=1)' 6, '1 (cols=32,proj=down,rows=896,top_k=1)' 7, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 8, '1 (cols=32,proj=gate_up,rows=2048,top_k=1)' 9, '1 (cols=32,proj=gate_up,rows=2880,top_k=1)' 10, '1 (cols=32,proj=gate_up,rows=360,top_k=1)' 11, '1 (cols=32,proj=gate_up,rows=4096,top_k=1)' 12, '1 (cols=32,proj=gate_up,rows=512,top_k=1)' 13, '1 (cols=32,proj=gate_up,rows=5760,top_k=1)' 14, '1 (cols=32,proj=gate_up,rows=720,top_k=1)' 15, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 16, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 17, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 18, '2 (cols=14336,proj=down,rows=1,top_k=2)' 19, '2 (cols=32,proj=down,rows=1,top_k=2)' 20, '2 (cols=32,proj=down,rows=4096,top_k=2)' 21, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 22, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 23, '4 (cols=2880,proj=down,rows=1,top_k=4)' 24, '4 (cols=32,proj=down,rows=1,top_k=4)' 25, '4 (cols=32,proj=down,rows=2880,top_k=4)' 26, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 27, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 28, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 29, '8 (cols=1536,proj=down,rows=1,top_k=8)' 30, '8 (cols=2048,proj=down,rows=1,top_k=8)' 31, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 32, '8 (cols=32,proj=down,rows=1,top_k=8)' 33, '8 (cols=32,proj=down,rows=2048,top_k=8)' 34, '8 (cols=32,proj=down,rows=2816,top_k=8)' 35, '8 (cols=32,proj=down,rows=4096,top_k=8)' 36, '8 (cols=32,proj=down,rows=7168,top_k=8)' 37, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 39, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 40, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 41, '8 (cols=32,proj=gate_up,rows=3072,top_k=8)' 42, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 43, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 44, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 45, '8 (cols=704,proj=down,rows=1,top_k=8)' 46, '8 (cols=768,proj=down,rows=1,top_k=8)' 47, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 48, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 49, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 50, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 51, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 52, '128 (cols=704,proj=down,rows=2816,top_k=8)' 53, '128 (cols=768,proj=down,rows=2048,top_k=8)' 54, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 55) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
-     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

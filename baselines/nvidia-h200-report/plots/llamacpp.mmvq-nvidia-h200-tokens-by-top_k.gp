@@ -22,16 +22,20 @@ set title 'llamacpp.mmvq on NVIDIA H200: first failing tokens for each top_k' fo
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [3:27]
-set xrange [-0.6:0.6]
-set xtics ('8' 0) font ',10'
+set yrange [0.666667:571950]
+set xrange [-0.6:55.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2816,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=down,rows=1)' 3, '1 (cols=32,experts=1,proj=down,rows=3584)' 4, '1 (cols=32,experts=1,proj=down,rows=448)' 5, '1 (cols=32,experts=1,proj=down,rows=7168)' 6, '1 (cols=32,experts=1,proj=down,rows=896)' 7, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 8, '1 (cols=32,experts=1,proj=gate_up,rows=2048)' 9, '1 (cols=32,experts=1,proj=gate_up,rows=2880)' 10, '1 (cols=32,experts=1,proj=gate_up,rows=360)' 11, '1 (cols=32,experts=1,proj=gate_up,rows=4096)' 12, '1 (cols=32,experts=1,proj=gate_up,rows=512)' 13, '1 (cols=32,experts=1,proj=gate_up,rows=5760)' 14, '1 (cols=32,experts=1,proj=gate_up,rows=720)' 15, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 16, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 17, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 18, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 19, '2 (cols=14336,experts=2,proj=down,rows=1)' 20, '2 (cols=14336,experts=8,proj=down,rows=4096)' 21, '2 (cols=32,experts=2,proj=down,rows=1)' 22, '2 (cols=32,experts=2,proj=down,rows=4096)' 23, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 24, '2 (cols=32,experts=2,proj=gate_up,rows=28672)' 25, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 26, '4 (cols=2880,experts=128,proj=down,rows=2880)' 27, '4 (cols=2880,experts=4,proj=down,rows=1)' 28, '4 (cols=32,experts=4,proj=down,rows=1)' 29, '4 (cols=32,experts=4,proj=down,rows=2880)' 30, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 31, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 32, '8 (cols=1536,experts=128,proj=down,rows=4096)' 33, '8 (cols=1536,experts=8,proj=down,rows=1)' 34, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 35, '8 (cols=2048,experts=8,proj=down,rows=1)' 36, '8 (cols=2048,experts=8,proj=down,rows=7168)' 37, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 38, '8 (cols=32,experts=8,proj=down,rows=1)' 39, '8 (cols=32,experts=8,proj=down,rows=2048)' 40, '8 (cols=32,experts=8,proj=down,rows=2816)' 41, '8 (cols=32,experts=8,proj=down,rows=4096)' 42, '8 (cols=32,experts=8,proj=down,rows=7168)' 43, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 44, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 45, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 46, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 47, '8 (cols=32,experts=8,proj=gate_up,rows=3072)' 48, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 49, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 50, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 51, '8 (cols=704,experts=128,proj=down,rows=2816)' 52, '8 (cols=704,experts=8,proj=down,rows=1)' 53, '8 (cols=768,experts=128,proj=down,rows=2048)' 54, '8 (cols=768,experts=8,proj=down,rows=1)' 55) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
-     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -43,15 +47,19 @@ set title 'llamacpp.mmvq on NVIDIA H200: first failing tokens for each top_k' fo
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [3:27]
-set xrange [-0.6:0.6]
-set xtics ('8' 0) font ',10'
+set yrange [0.666667:571950]
+set xrange [-0.6:55.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2816,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=down,rows=1)' 3, '1 (cols=32,experts=1,proj=down,rows=3584)' 4, '1 (cols=32,experts=1,proj=down,rows=448)' 5, '1 (cols=32,experts=1,proj=down,rows=7168)' 6, '1 (cols=32,experts=1,proj=down,rows=896)' 7, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 8, '1 (cols=32,experts=1,proj=gate_up,rows=2048)' 9, '1 (cols=32,experts=1,proj=gate_up,rows=2880)' 10, '1 (cols=32,experts=1,proj=gate_up,rows=360)' 11, '1 (cols=32,experts=1,proj=gate_up,rows=4096)' 12, '1 (cols=32,experts=1,proj=gate_up,rows=512)' 13, '1 (cols=32,experts=1,proj=gate_up,rows=5760)' 14, '1 (cols=32,experts=1,proj=gate_up,rows=720)' 15, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 16, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 17, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 18, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 19, '2 (cols=14336,experts=2,proj=down,rows=1)' 20, '2 (cols=14336,experts=8,proj=down,rows=4096)' 21, '2 (cols=32,experts=2,proj=down,rows=1)' 22, '2 (cols=32,experts=2,proj=down,rows=4096)' 23, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 24, '2 (cols=32,experts=2,proj=gate_up,rows=28672)' 25, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 26, '4 (cols=2880,experts=128,proj=down,rows=2880)' 27, '4 (cols=2880,experts=4,proj=down,rows=1)' 28, '4 (cols=32,experts=4,proj=down,rows=1)' 29, '4 (cols=32,experts=4,proj=down,rows=2880)' 30, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 31, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 32, '8 (cols=1536,experts=128,proj=down,rows=4096)' 33, '8 (cols=1536,experts=8,proj=down,rows=1)' 34, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 35, '8 (cols=2048,experts=8,proj=down,rows=1)' 36, '8 (cols=2048,experts=8,proj=down,rows=7168)' 37, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 38, '8 (cols=32,experts=8,proj=down,rows=1)' 39, '8 (cols=32,experts=8,proj=down,rows=2048)' 40, '8 (cols=32,experts=8,proj=down,rows=2816)' 41, '8 (cols=32,experts=8,proj=down,rows=4096)' 42, '8 (cols=32,experts=8,proj=down,rows=7168)' 43, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 44, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 45, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 46, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 47, '8 (cols=32,experts=8,proj=gate_up,rows=3072)' 48, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 49, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 50, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 51, '8 (cols=704,experts=128,proj=down,rows=2816)' 52, '8 (cols=704,experts=8,proj=down,rows=1)' 53, '8 (cols=768,experts=128,proj=down,rows=2048)' 54, '8 (cols=768,experts=8,proj=down,rows=1)' 55) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
-     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'llamacpp.mmvq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

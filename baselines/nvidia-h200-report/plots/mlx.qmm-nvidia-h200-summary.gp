@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,522 noenhanced font ',10'
+set terminal pngcairo size 1400,662 noenhanced font ',10'
 set output here.'mlx.qmm-nvidia-h200-summary.png'
 set multiplot title 'mlx.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,14 +28,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.850575
-set bmargin at screen 0.697318
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)' at screen 0.242857, screen 0.867816 left font ',11'
-set xrange [-0.8:18.4]
+set tmargin at screen 0.882175
+set bmargin at screen 0.761329
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
+set xrange [-0.8:38.8]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "16" 1.8, "4095" 3.6, "33553" 5.4, "67107" 7.2, "67108" 8.2, "67109" 9.2, "67110" 10.2, "67111" 11.2, "201325" 13, "262144" 14.8, "268471" 15.8, "402728" 17.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 67109' 2, 'chunked: no failure up to 67111' 1) font ',10'
-set arrow 1 from 8.7,1.55 to 8.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 26214' 2, 'chunked: no failure up to 149797' 1) font ',10'
+set arrow 1 from 19.1,1.55 to 19.1,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -43,17 +43,26 @@ plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 p
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.524904
-set bmargin at screen 0.371648
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)' at screen 0.242857, screen 0.542146 left font ',11'
-set xrange [-0.8:8.4]
+set tmargin at screen 0.625378
+set bmargin at screen 0.504532
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set xrange [-0.8:28.2]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "32000" 1.8, "524160" 3.6, "524288" 4.6, "524416" 5.6, "524544" 6.6, "524672" 7.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 524416' 2, 'chunked: fails from 524416' 1) font ',10'
-set arrow 1 from 5.1,1.55 to 5.1,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 5.1,0.55 to 5.1,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32640" 17.2, "32768" 18.2, "65408" 20, "65536" 21, "128256" 22.8, "151936" 24.6, "262016" 26.4, "262144" 27.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.36858
+set bmargin at screen 0.247734
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set xrange [-0.8:19.4]
+set yrange [0.4:2.6]
+set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -63,8 +72,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.241379
-set bmargin at screen 0.00766284
+set tmargin at screen 0.1571
+set bmargin at screen 0.0060423
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -72,7 +81,6 @@ plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
-     keyentry with points pt 2 ps 1.6 lw 2 lc rgb '#d62728' title 'FAIL (unexpected)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -80,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,522 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,662 noenhanced font 'sans,10' background rgb 'white'
 set output here.'mlx.qmm-nvidia-h200-summary.svg'
 set multiplot title 'mlx.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -92,14 +100,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.850575
-set bmargin at screen 0.697318
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)' at screen 0.242857, screen 0.867816 left font ',11'
-set xrange [-0.8:18.4]
+set tmargin at screen 0.882175
+set bmargin at screen 0.761329
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
+set xrange [-0.8:38.8]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "16" 1.8, "4095" 3.6, "33553" 5.4, "67107" 7.2, "67108" 8.2, "67109" 9.2, "67110" 10.2, "67111" 11.2, "201325" 13, "262144" 14.8, "268471" 15.8, "402728" 17.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 67109' 2, 'chunked: no failure up to 67111' 1) font ',10'
-set arrow 1 from 8.7,1.55 to 8.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 26214' 2, 'chunked: no failure up to 149797' 1) font ',10'
+set arrow 1 from 19.1,1.55 to 19.1,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -107,17 +115,26 @@ plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 p
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.524904
-set bmargin at screen 0.371648
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)' at screen 0.242857, screen 0.542146 left font ',11'
-set xrange [-0.8:8.4]
+set tmargin at screen 0.625378
+set bmargin at screen 0.504532
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set xrange [-0.8:28.2]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "32000" 1.8, "524160" 3.6, "524288" 4.6, "524416" 5.6, "524544" 6.6, "524672" 7.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 524416' 2, 'chunked: fails from 524416' 1) font ',10'
-set arrow 1 from 5.1,1.55 to 5.1,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 5.1,0.55 to 5.1,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32640" 17.2, "32768" 18.2, "65408" 20, "65536" 21, "128256" 22.8, "151936" 24.6, "262016" 26.4, "262144" 27.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+
+# panel: cols
+unset arrow
+unset label
+set tmargin at screen 0.36858
+set bmargin at screen 0.247734
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set xrange [-0.8:19.4]
+set yrange [0.4:2.6]
+set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -127,8 +144,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.241379
-set bmargin at screen 0.00766284
+set tmargin at screen 0.1571
+set bmargin at screen 0.0060423
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -136,7 +153,6 @@ plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
-     keyentry with points pt 2 ps 1.6 lw 2 lc rgb '#d62728' title 'FAIL (unexpected)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

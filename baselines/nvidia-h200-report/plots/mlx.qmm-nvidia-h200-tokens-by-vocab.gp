@@ -22,9 +22,9 @@ set title 'mlx.qmm on NVIDIA H200: first failing tokens for each vocab' font ',1
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:201333]
-set xrange [-0.6:0.6]
-set xtics ('32000' 0) font ',10'
+set yrange [320:1.25829e+07]
+set xrange [-0.6:33.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=2048)' 1, '128 (cols=4096)' 2, '128 (cols=7168)' 3, '128 (cols=8192)' 4, '1024 (cols=128)' 5, '2048 (cols=128)' 6, '4096 (cols=2816)' 7, '5120 (cols=128)' 8, '5120 (cols=7168)' 9, '16000 (cols=128)' 10, '20480 (cols=7168)' 11, '32000 (cols=128)' 12, '32000 (cols=4096)' 13, '64128 (cols=128)' 14, '64128 (cols=4096)' 15, '64128 (cols=8192)' 16, '64640 (cols=128)' 17, '65536 (cols=128)' 18, '128256 (cols=128)' 19, '128256 (cols=4096)' 20, '128256 (cols=8192)' 21, '129280 (cols=128)' 22, '129280 (cols=7168)' 23, '131072 (cols=128)' 24, '151936 (cols=128)' 25, '151936 (cols=2048)' 26, '151936 (cols=4096)' 27, '163840 (cols=128)' 28, '163840 (cols=7168)' 29, '201088 (cols=128)' 30, '201088 (cols=2880)' 31, '262144 (cols=128)' 32, '262144 (cols=2816)' 33) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,8 +32,16 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -45,9 +53,9 @@ set title 'mlx.qmm on NVIDIA H200: first failing tokens for each vocab' font ',1
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [22369.7:201333]
-set xrange [-0.6:0.6]
-set xtics ('32000' 0) font ',10'
+set yrange [320:1.25829e+07]
+set xrange [-0.6:33.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=2048)' 1, '128 (cols=4096)' 2, '128 (cols=7168)' 3, '128 (cols=8192)' 4, '1024 (cols=128)' 5, '2048 (cols=128)' 6, '4096 (cols=2816)' 7, '5120 (cols=128)' 8, '5120 (cols=7168)' 9, '16000 (cols=128)' 10, '20480 (cols=7168)' 11, '32000 (cols=128)' 12, '32000 (cols=4096)' 13, '64128 (cols=128)' 14, '64128 (cols=4096)' 15, '64128 (cols=8192)' 16, '64640 (cols=128)' 17, '65536 (cols=128)' 18, '128256 (cols=128)' 19, '128256 (cols=4096)' 20, '128256 (cols=8192)' 21, '129280 (cols=128)' 22, '129280 (cols=7168)' 23, '131072 (cols=128)' 24, '151936 (cols=128)' 25, '151936 (cols=2048)' 26, '151936 (cols=4096)' 27, '163840 (cols=128)' 28, '163840 (cols=7168)' 29, '201088 (cols=128)' 30, '201088 (cols=2880)' 31, '262144 (cols=128)' 32, '262144 (cols=2816)' 33) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -55,7 +63,15 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.qmm-nvidia-h200-tokens-by-vocab.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

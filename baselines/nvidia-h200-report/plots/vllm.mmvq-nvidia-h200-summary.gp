@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,654 noenhanced font ',10'
+set terminal pngcairo size 1400,670 noenhanced font ',10'
 set output here.'vllm.mmvq-nvidia-h200-summary.png'
 set multiplot title 'vllm.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,41 +28,41 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.880734
-set bmargin at screen 0.75841
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)' at screen 0.242857, screen 0.894495 left font ',11'
-set xrange [-0.8:2.6]
+set tmargin at screen 0.883582
+set bmargin at screen 0.764179
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 19 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.897015 left font ',11'
+set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
-set xtics ("1408" 0, "10591" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 10591' 2, 'chunked: no failure up to 10591' 1) font ',10'
+set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 524288' 2, 'chunked: no failure up to 524288' 1) font ',10'
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.633028
-set bmargin at screen 0.510703
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.646789 left font ',11'
-set xrange [-0.8:2.6]
+set tmargin at screen 0.629851
+set bmargin at screen 0.510448
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.643284 left font ',11'
+set xrange [-0.8:34.2]
 set yrange [0.4:2.6]
-set xtics ("32" 0, "2816" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 2816' 2, 'chunked: no failure up to 2816' 1) font ',10'
+set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 65536' 2, 'chunked: no failure up to 65536' 1) font ',10'
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.397554
-set bmargin at screen 0.275229
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.411315 left font ',11'
-set xrange [-0.8:21.4]
+set tmargin at screen 0.38806
+set bmargin at screen 0.268657
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.401493 left font ',11'
+set xrange [-0.8:41]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "24" 1.8, "32768" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "621378" 11.2, "786419" 13, "786420" 14, "786421" 15, "786422" 16, "786423" 17, "2490330" 18.8, "3050401" 20.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 65536' 2, 'chunked: no failure up to 786423' 1) font ',10'
-set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8, "1242756" 33.6, "1242757" 34.6, "2485513" 36.4, "2485514" 37.4, "4971026" 39.2, "4971027" 40.2) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 1242756' 2, 'chunked: no failure up to 32767' 1) font ',10'
+set arrow 1 from 32.7,1.55 to 32.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'vllm.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'vllm.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'vllm.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd', \
+     here.'vllm.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 1 ps 1.6 lw 2 lc rgb '#7f7f7f'
 
 # legend
 unset arrow
@@ -72,15 +72,15 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.159021
-set bmargin at screen 0.00611621
+set tmargin at screen 0.155224
+set bmargin at screen 0.00597015
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
+     keyentry with points pt 1 ps 1.6 lw 2 lc rgb '#7f7f7f' title 'skipped (not run)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -88,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,654 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,670 noenhanced font 'sans,10' background rgb 'white'
 set output here.'vllm.mmvq-nvidia-h200-summary.svg'
 set multiplot title 'vllm.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -100,41 +100,41 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.880734
-set bmargin at screen 0.75841
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)' at screen 0.242857, screen 0.894495 left font ',11'
-set xrange [-0.8:2.6]
+set tmargin at screen 0.883582
+set bmargin at screen 0.764179
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 19 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.897015 left font ',11'
+set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
-set xtics ("1408" 0, "10591" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 10591' 2, 'chunked: no failure up to 10591' 1) font ',10'
+set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 524288' 2, 'chunked: no failure up to 524288' 1) font ',10'
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.633028
-set bmargin at screen 0.510703
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.646789 left font ',11'
-set xrange [-0.8:2.6]
+set tmargin at screen 0.629851
+set bmargin at screen 0.510448
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.643284 left font ',11'
+set xrange [-0.8:34.2]
 set yrange [0.4:2.6]
-set xtics ("32" 0, "2816" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 2816' 2, 'chunked: no failure up to 2816' 1) font ',10'
+set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 65536' 2, 'chunked: no failure up to 65536' 1) font ',10'
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.397554
-set bmargin at screen 0.275229
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)' at screen 0.242857, screen 0.411315 left font ',11'
-set xrange [-0.8:21.4]
+set tmargin at screen 0.38806
+set bmargin at screen 0.268657
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.401493 left font ',11'
+set xrange [-0.8:41]
 set yrange [0.4:2.6]
-set xtics ("8" 0, "24" 1.8, "32768" 3.6, "65534" 5.4, "65535" 6.4, "65536" 7.4, "65537" 8.4, "65538" 9.4, "621378" 11.2, "786419" 13, "786420" 14, "786421" 15, "786422" 16, "786423" 17, "2490330" 18.8, "3050401" 20.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 65536' 2, 'chunked: no failure up to 786423' 1) font ',10'
-set arrow 1 from 6.9,1.55 to 6.9,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8, "1242756" 33.6, "1242757" 34.6, "2485513" 36.4, "2485514" 37.4, "4971026" 39.2, "4971027" 40.2) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 1242756' 2, 'chunked: no failure up to 32767' 1) font ',10'
+set arrow 1 from 32.7,1.55 to 32.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'vllm.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'vllm.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'vllm.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd', \
+     here.'vllm.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 1 ps 1.6 lw 2 lc rgb '#7f7f7f'
 
 # legend
 unset arrow
@@ -144,15 +144,15 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.159021
-set bmargin at screen 0.00611621
+set tmargin at screen 0.155224
+set bmargin at screen 0.00597015
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
+     keyentry with points pt 1 ps 1.6 lw 2 lc rgb '#7f7f7f' title 'skipped (not run)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

@@ -22,9 +22,9 @@ set title 'vllm.moe_mmq on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [10906.7:393180]
-set xrange [-0.6:1.6]
-set xtics ('2 (cols=14336,experts=8,proj=down,rows=4096)' 0, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 1) rotate by 20 right font ',10'
+set yrange [0.5:786432]
+set xrange [-0.6:64.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2816,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=down,rows=1)' 3, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 4, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 5, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 6, '2 (cols=14336,experts=2,proj=down,rows=1)' 7, '2 (cols=14336,experts=8,proj=down,rows=4096)' 8, '2 (cols=2816,experts=2,proj=gate_up,rows=1)' 9, '2 (cols=32,experts=128,proj=gate_up,rows=1)' 10, '2 (cols=32,experts=2,proj=down,rows=1)' 11, '2 (cols=32,experts=2,proj=down,rows=4096)' 12, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 13, '2 (cols=32,experts=2,proj=gate_up,rows=28672)' 14, '2 (cols=32,experts=8,proj=down,rows=1)' 15, '2 (cols=32,experts=8,proj=gate_up,rows=1)' 16, '2 (cols=4096,experts=2,proj=gate_up,rows=1)' 17, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 18, '4 (cols=2880,experts=128,proj=down,rows=2880)' 19, '4 (cols=2880,experts=4,proj=down,rows=1)' 20, '4 (cols=32,experts=128,proj=down,rows=1)' 21, '4 (cols=32,experts=128,proj=gate_up,rows=1)' 22, '4 (cols=32,experts=128,proj=gate_up,rows=5760)' 23, '4 (cols=32,experts=4,proj=down,rows=1)' 24, '4 (cols=32,experts=4,proj=down,rows=2880)' 25, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 26, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 27, '4 (cols=32,experts=64,proj=gate_up,rows=1)' 28, '8 (cols=1536,experts=128,proj=down,rows=4096)' 29, '8 (cols=1536,experts=8,proj=down,rows=1)' 30, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 31, '8 (cols=2048,experts=384,proj=down,rows=7168)' 32, '8 (cols=2048,experts=8,proj=down,rows=1)' 33, '8 (cols=2048,experts=8,proj=gate_up,rows=1)' 34, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 35, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 36, '8 (cols=32,experts=128,proj=down,rows=1)' 37, '8 (cols=32,experts=128,proj=down,rows=2048)' 38, '8 (cols=32,experts=128,proj=down,rows=2816)' 39, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 40, '8 (cols=32,experts=128,proj=gate_up,rows=1408)' 41, '8 (cols=32,experts=128,proj=gate_up,rows=1536)' 42, '8 (cols=32,experts=128,proj=gate_up,rows=3072)' 43, '8 (cols=32,experts=256,proj=down,rows=1)' 44, '8 (cols=32,experts=256,proj=down,rows=7168)' 45, '8 (cols=32,experts=64,proj=down,rows=1)' 46, '8 (cols=32,experts=8,proj=down,rows=1)' 47, '8 (cols=32,experts=8,proj=down,rows=2048)' 48, '8 (cols=32,experts=8,proj=down,rows=2816)' 49, '8 (cols=32,experts=8,proj=down,rows=4096)' 50, '8 (cols=32,experts=8,proj=down,rows=7168)' 51, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 52, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 53, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 54, '8 (cols=32,experts=8,proj=gate_up,rows=3072)' 55, '8 (cols=32,experts=8,proj=gate_up,rows=8192)' 56, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 57, '8 (cols=4096,experts=8,proj=gate_up,rows=1)' 58, '8 (cols=704,experts=128,proj=down,rows=2816)' 59, '8 (cols=704,experts=8,proj=down,rows=1)' 60, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 61, '8 (cols=7168,experts=384,proj=gate_up,rows=4096)' 62, '8 (cols=768,experts=128,proj=down,rows=2048)' 63, '8 (cols=768,experts=8,proj=down,rows=1)' 64) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,10 +32,14 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -47,9 +51,9 @@ set title 'vllm.moe_mmq on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [10906.7:393180]
-set xrange [-0.6:1.6]
-set xtics ('2 (cols=14336,experts=8,proj=down,rows=4096)' 0, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 1) rotate by 20 right font ',10'
+set yrange [0.5:786432]
+set xrange [-0.6:64.6]
+set xtics ('1 (cols=2048,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2816,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=down,rows=1)' 3, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 4, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 5, '1 (cols=4096,experts=1,proj=gate_up,rows=1)' 6, '2 (cols=14336,experts=2,proj=down,rows=1)' 7, '2 (cols=14336,experts=8,proj=down,rows=4096)' 8, '2 (cols=2816,experts=2,proj=gate_up,rows=1)' 9, '2 (cols=32,experts=128,proj=gate_up,rows=1)' 10, '2 (cols=32,experts=2,proj=down,rows=1)' 11, '2 (cols=32,experts=2,proj=down,rows=4096)' 12, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 13, '2 (cols=32,experts=2,proj=gate_up,rows=28672)' 14, '2 (cols=32,experts=8,proj=down,rows=1)' 15, '2 (cols=32,experts=8,proj=gate_up,rows=1)' 16, '2 (cols=4096,experts=2,proj=gate_up,rows=1)' 17, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 18, '4 (cols=2880,experts=128,proj=down,rows=2880)' 19, '4 (cols=2880,experts=4,proj=down,rows=1)' 20, '4 (cols=32,experts=128,proj=down,rows=1)' 21, '4 (cols=32,experts=128,proj=gate_up,rows=1)' 22, '4 (cols=32,experts=128,proj=gate_up,rows=5760)' 23, '4 (cols=32,experts=4,proj=down,rows=1)' 24, '4 (cols=32,experts=4,proj=down,rows=2880)' 25, '4 (cols=32,experts=4,proj=gate_up,rows=1)' 26, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 27, '4 (cols=32,experts=64,proj=gate_up,rows=1)' 28, '8 (cols=1536,experts=128,proj=down,rows=4096)' 29, '8 (cols=1536,experts=8,proj=down,rows=1)' 30, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 31, '8 (cols=2048,experts=384,proj=down,rows=7168)' 32, '8 (cols=2048,experts=8,proj=down,rows=1)' 33, '8 (cols=2048,experts=8,proj=gate_up,rows=1)' 34, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 35, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 36, '8 (cols=32,experts=128,proj=down,rows=1)' 37, '8 (cols=32,experts=128,proj=down,rows=2048)' 38, '8 (cols=32,experts=128,proj=down,rows=2816)' 39, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 40, '8 (cols=32,experts=128,proj=gate_up,rows=1408)' 41, '8 (cols=32,experts=128,proj=gate_up,rows=1536)' 42, '8 (cols=32,experts=128,proj=gate_up,rows=3072)' 43, '8 (cols=32,experts=256,proj=down,rows=1)' 44, '8 (cols=32,experts=256,proj=down,rows=7168)' 45, '8 (cols=32,experts=64,proj=down,rows=1)' 46, '8 (cols=32,experts=8,proj=down,rows=1)' 47, '8 (cols=32,experts=8,proj=down,rows=2048)' 48, '8 (cols=32,experts=8,proj=down,rows=2816)' 49, '8 (cols=32,experts=8,proj=down,rows=4096)' 50, '8 (cols=32,experts=8,proj=down,rows=7168)' 51, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 52, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 53, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 54, '8 (cols=32,experts=8,proj=gate_up,rows=3072)' 55, '8 (cols=32,experts=8,proj=gate_up,rows=8192)' 56, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 57, '8 (cols=4096,experts=8,proj=gate_up,rows=1)' 58, '8 (cols=704,experts=128,proj=down,rows=2816)' 59, '8 (cols=704,experts=8,proj=down,rows=1)' 60, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 61, '8 (cols=7168,experts=384,proj=gate_up,rows=4096)' 62, '8 (cols=768,experts=128,proj=down,rows=2048)' 63, '8 (cols=768,experts=8,proj=down,rows=1)' 64) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -57,9 +61,13 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_mmq-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

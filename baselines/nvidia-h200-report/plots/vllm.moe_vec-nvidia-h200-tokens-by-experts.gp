@@ -22,9 +22,9 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [85.3333:5.03316e+07]
+set xrange [-0.6:59.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2816,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 2, '1 (cols=32,proj=down,rows=1,top_k=1)' 3, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 4, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 5, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 6, '2 (cols=14336,proj=down,rows=1,top_k=2)' 7, '2 (cols=14336,proj=down,rows=4096,top_k=2)' 8, '2 (cols=32,proj=down,rows=1,top_k=2)' 9, '2 (cols=32,proj=down,rows=4096,top_k=2)' 10, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 11, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 12, '2 (cols=4096,proj=gate_up,rows=1,top_k=2)' 13, '2 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 14, '4 (cols=2048,proj=gate_up,rows=1,top_k=4)' 15, '4 (cols=2816,proj=gate_up,rows=1,top_k=4)' 16, '4 (cols=2880,proj=down,rows=1,top_k=4)' 17, '4 (cols=2880,proj=down,rows=2880,top_k=4)' 18, '4 (cols=2880,proj=gate_up,rows=1,top_k=4)' 19, '4 (cols=2880,proj=gate_up,rows=5760,top_k=4)' 20, '4 (cols=32,proj=down,rows=1,top_k=4)' 21, '4 (cols=32,proj=down,rows=2880,top_k=4)' 22, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 23, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 24, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 25, '8 (cols=1536,proj=down,rows=1,top_k=8)' 26, '8 (cols=2048,proj=down,rows=1,top_k=8)' 27, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 28, '8 (cols=2048,proj=gate_up,rows=1,top_k=8)' 29, '8 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 30, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 31, '8 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 32, '8 (cols=32,proj=down,rows=1,top_k=8)' 33, '8 (cols=32,proj=down,rows=2048,top_k=8)' 34, '8 (cols=32,proj=down,rows=2816,top_k=8)' 35, '8 (cols=32,proj=down,rows=4096,top_k=8)' 36, '8 (cols=32,proj=down,rows=7168,top_k=8)' 37, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 39, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 40, '8 (cols=32,proj=gate_up,rows=3072,top_k=8)' 41, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 42, '8 (cols=4096,proj=gate_up,rows=1,top_k=8)' 43, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 44, '8 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 45, '8 (cols=704,proj=down,rows=1,top_k=8)' 46, '8 (cols=7168,proj=gate_up,rows=1,top_k=8)' 47, '8 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 48, '8 (cols=768,proj=down,rows=1,top_k=8)' 49, '8 (cols=768,proj=down,rows=2048,top_k=8)' 50, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 51, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 52, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 53, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 54, '128 (cols=32,proj=gate_up,rows=1,top_k=1)' 55, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 56, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 57, '128 (cols=704,proj=down,rows=2816,top_k=8)' 58, '128 (cols=768,proj=down,rows=2048,top_k=8)' 59) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -32,8 +32,12 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
 
 set output
 
@@ -45,9 +49,9 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [2730.67:24582]
-set xrange [-0.6:0.6]
-set xtics ('128' 0) font ',10'
+set yrange [85.3333:5.03316e+07]
+set xrange [-0.6:59.6]
+set xtics ('1 (cols=2048,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=2816,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 2, '1 (cols=32,proj=down,rows=1,top_k=1)' 3, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 4, '1 (cols=4096,proj=gate_up,rows=1,top_k=1)' 5, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 6, '2 (cols=14336,proj=down,rows=1,top_k=2)' 7, '2 (cols=14336,proj=down,rows=4096,top_k=2)' 8, '2 (cols=32,proj=down,rows=1,top_k=2)' 9, '2 (cols=32,proj=down,rows=4096,top_k=2)' 10, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 11, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 12, '2 (cols=4096,proj=gate_up,rows=1,top_k=2)' 13, '2 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 14, '4 (cols=2048,proj=gate_up,rows=1,top_k=4)' 15, '4 (cols=2816,proj=gate_up,rows=1,top_k=4)' 16, '4 (cols=2880,proj=down,rows=1,top_k=4)' 17, '4 (cols=2880,proj=down,rows=2880,top_k=4)' 18, '4 (cols=2880,proj=gate_up,rows=1,top_k=4)' 19, '4 (cols=2880,proj=gate_up,rows=5760,top_k=4)' 20, '4 (cols=32,proj=down,rows=1,top_k=4)' 21, '4 (cols=32,proj=down,rows=2880,top_k=4)' 22, '4 (cols=32,proj=gate_up,rows=1,top_k=4)' 23, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 24, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 25, '8 (cols=1536,proj=down,rows=1,top_k=8)' 26, '8 (cols=2048,proj=down,rows=1,top_k=8)' 27, '8 (cols=2048,proj=down,rows=7168,top_k=8)' 28, '8 (cols=2048,proj=gate_up,rows=1,top_k=8)' 29, '8 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 30, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 31, '8 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 32, '8 (cols=32,proj=down,rows=1,top_k=8)' 33, '8 (cols=32,proj=down,rows=2048,top_k=8)' 34, '8 (cols=32,proj=down,rows=2816,top_k=8)' 35, '8 (cols=32,proj=down,rows=4096,top_k=8)' 36, '8 (cols=32,proj=down,rows=7168,top_k=8)' 37, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 38, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 39, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 40, '8 (cols=32,proj=gate_up,rows=3072,top_k=8)' 41, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 42, '8 (cols=4096,proj=gate_up,rows=1,top_k=8)' 43, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 44, '8 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 45, '8 (cols=704,proj=down,rows=1,top_k=8)' 46, '8 (cols=7168,proj=gate_up,rows=1,top_k=8)' 47, '8 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 48, '8 (cols=768,proj=down,rows=1,top_k=8)' 49, '8 (cols=768,proj=down,rows=2048,top_k=8)' 50, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 51, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 52, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 53, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 54, '128 (cols=32,proj=gate_up,rows=1,top_k=1)' 55, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 56, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 57, '128 (cols=704,proj=down,rows=2816,top_k=8)' 58, '128 (cols=768,proj=down,rows=2048,top_k=8)' 59) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -55,7 +59,11 @@ set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
 plot here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
      here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
+     here.'vllm.moe_vec-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
 
 set output

@@ -30,12 +30,12 @@ unset arrow
 unset label
 set tmargin at screen 0.839506
 set bmargin at screen 0.674897
-set label 1 'rows   (other axes: cols=2816)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.858025 left font ',11'
-set xrange [-0.8:12.4]
+set label 1 'rows   (other axes: cols=2816 dtype=f32)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.858025 left font ',11'
+set xrange [-0.8:49.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6, "2490330" 8.6, "2490331" 9.6, "2490332" 10.6, "2490333" 11.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490333' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "10" 1.8, "11" 2.8, "12" 3.8, "21" 5.6, "22" 6.6, "23" 7.6, "24" 8.6, "37" 10.4, "38" 11.4, "64" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "2730" 20.6, "2731" 21.6, "5461" 23.4, "5462" 24.4, "5957" 26.2, "5958" 27.2, "19418" 29, "19419" 30, "32767" 31.8, "32768" 32.8, "190650" 34.6, "190651" 35.6, "381300" 37.4, "381301" 38.4, "621378" 40.2, "762600" 42, "762601" 43, "1242756" 44.8, "1242757" 45.8, "1525201" 47.6, "1525202" 48.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 1242756' 2, 'chunked: no failure up to 1525202' 1) font ',10'
+set arrow 1 from 43.9,1.55 to 43.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
@@ -45,10 +45,10 @@ unset label
 set tmargin at screen 0.473251
 set bmargin at screen 0.308642
 set label 1 'cols   (other axes: dtype=f32 rows=64)' at screen 0.242857, screen 0.49177 left font ',11'
-set xrange [-0.8:2.6]
+set xrange [-0.8:37.6]
 set yrange [0.4:2.6]
-set xtics ("2816" 0, "130560" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 130560' 2, 'chunked: no failure up to 2816' 1) font ',10'
+set xtics ("1" 0, "4" 1, "255" 2.8, "256" 3.8, "511" 5.6, "512" 6.6, "513" 7.6, "1023" 9.4, "1024" 10.4, "1536" 12.2, "1537" 13.2, "2816" 15, "3584" 16.8, "3585" 17.8, "32256" 19.6, "32257" 20.6, "32767" 21.6, "32768" 22.6, "65024" 24.4, "65025" 25.4, "65535" 26.4, "65536" 27.4, "130560" 29.2, "130561" 30.2, "261632" 32, "261633" 33, "262143" 34, "262144" 35, "931841" 36.8) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 931841' 2, 'chunked: no failure up to 931841' 1) font ',10'
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
@@ -88,12 +88,12 @@ unset arrow
 unset label
 set tmargin at screen 0.839506
 set bmargin at screen 0.674897
-set label 1 'rows   (other axes: cols=2816)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.858025 left font ',11'
-set xrange [-0.8:12.4]
+set label 1 'rows   (other axes: cols=2816 dtype=f32)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.858025 left font ',11'
+set xrange [-0.8:49.4]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "786419" 1.8, "786420" 2.8, "786421" 3.8, "786422" 4.8, "786423" 5.8, "2490329" 7.6, "2490330" 8.6, "2490331" 9.6, "2490332" 10.6, "2490333" 11.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 786421' 2, 'chunked: no failure up to 2490333' 1) font ',10'
-set arrow 1 from 3.3,1.55 to 3.3,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "10" 1.8, "11" 2.8, "12" 3.8, "21" 5.6, "22" 6.6, "23" 7.6, "24" 8.6, "37" 10.4, "38" 11.4, "64" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "2730" 20.6, "2731" 21.6, "5461" 23.4, "5462" 24.4, "5957" 26.2, "5958" 27.2, "19418" 29, "19419" 30, "32767" 31.8, "32768" 32.8, "190650" 34.6, "190651" 35.6, "381300" 37.4, "381301" 38.4, "621378" 40.2, "762600" 42, "762601" 43, "1242756" 44.8, "1242757" 45.8, "1525201" 47.6, "1525202" 48.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 1242756' 2, 'chunked: no failure up to 1525202' 1) font ',10'
+set arrow 1 from 43.9,1.55 to 43.9,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
@@ -103,10 +103,10 @@ unset label
 set tmargin at screen 0.473251
 set bmargin at screen 0.308642
 set label 1 'cols   (other axes: dtype=f32 rows=64)' at screen 0.242857, screen 0.49177 left font ',11'
-set xrange [-0.8:2.6]
+set xrange [-0.8:37.6]
 set yrange [0.4:2.6]
-set xtics ("2816" 0, "130560" 1.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 130560' 2, 'chunked: no failure up to 2816' 1) font ',10'
+set xtics ("1" 0, "4" 1, "255" 2.8, "256" 3.8, "511" 5.6, "512" 6.6, "513" 7.6, "1023" 9.4, "1024" 10.4, "1536" 12.2, "1537" 13.2, "2816" 15, "3584" 16.8, "3585" 17.8, "32256" 19.6, "32257" 20.6, "32767" 21.6, "32768" 22.6, "65024" 24.4, "65025" 25.4, "65535" 26.4, "65536" 27.4, "130560" 29.2, "130561" 30.2, "261632" 32, "261633" 33, "262143" 34, "262144" 35, "931841" 36.8) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 931841' 2, 'chunked: no failure up to 931841' 1) font ',10'
 plot here.'vllm.quantize_q8_1-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
