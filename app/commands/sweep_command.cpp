@@ -275,6 +275,7 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--costs", a->costs,
                   "CSV of an earlier run (a baseline) whose case_ms on this device prices the cases for --order "
                   "cost; repeatable (without: device bytes order them)")
+      ->allow_extra_args(false)  // one file per --costs: a kernel name after it is the sweep's, not a file
       ->check(CLI::ExistingFile);
   cmd->add_flag("--resume", a->resume, "continue the CSV of a killed sweep: finished cases are not run again");
   cmd->add_option("--save-corpus", a->save_corpus,

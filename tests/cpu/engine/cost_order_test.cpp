@@ -185,6 +185,13 @@ TEST(CostOrderCli, RunsTheSameCasesCheapestFirstAndRefusesBadInput) {
   EXPECT_EQ(junk.exit_code, 2) << junk.output;
   EXPECT_EQ(testing::run_shell("test -e " + dir + "/junk-out.csv").exit_code, 1) << "written before the check";
   EXPECT_EQ(testing::run_gridfuzz(base + dir + "/bad.csv --order fastest").exit_code, 2);
+  // One file per --costs: the kernel after it is the sweep's (as scripts/run puts its own options first).
+  const auto kernel_after = testing::run_gridfuzz("--plugin " + std::string(GRIDFUZZ_SELFTEST_PLUGIN) +
+                                                  " sweep --static --device-preset sm_90 --cases 0 --order cost --costs " +
+                                                  dir + "/tiers.csv selftest.flat_yz --csv " + dir + "/after.csv");
+  EXPECT_EQ(kernel_after.exit_code, 0) << kernel_after.output;
+  EXPECT_EQ(testing::run_shell("cut -d, -f3 " + dir + "/after.csv | sort").output,
+            testing::run_shell("cut -d, -f3 " + dir + "/cost.csv | sort").output);
   testing::run_shell("rm -rf " + dir);
 }
 
