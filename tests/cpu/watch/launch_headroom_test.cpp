@@ -88,7 +88,8 @@ TEST(LaunchHeadroom, RefusedLaunchesAreNamedWithTheModelsReason) {
 TEST(LaunchHeadroom, CountsLaunchesTheModelJudgesOtherwise) {
   // 60000 B of dynamic shared memory without the opt-in attribute raised: the model refuses it
   // (smem.default), the driver accepted it. The report says so instead of hiding it.
-  const KernelHeadroom& k = find(planted(), "odd_smem");
+  const auto ks = planted();  // held: find returns a reference into it
+  const KernelHeadroom& k = find(ks, "odd_smem");
   EXPECT_EQ(k.model_disagreements, 1u);
   EXPECT_EQ(k.tightest->rule, Rule::smem_default);
 }
