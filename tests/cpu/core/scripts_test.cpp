@@ -114,6 +114,12 @@ TEST(Nightly, TheSweepRunsFourWorkersAGpuUnlessToldAndTheSpeedTierOne) {
   EXPECT_TRUE(contains(sweep, "--workers-per-device 2")) << sweep;
   EXPECT_FALSE(contains(sweep, "--workers-per-device 4")) << sweep;
   EXPECT_FALSE(contains(line_of(told.out, "nightly: speed: "), "--workers-per-device")) << told.out;
+  // Cheapest first unless the sweep arguments name an order (two --order would be refused).
+  EXPECT_TRUE(contains(line_of(plain.out, "nightly: sweep: "), "--order cost")) << plain.out;
+  const SplitResult tiers = nightly("c", " --order tiers");
+  ASSERT_EQ(tiers.exit_code, 0) << tiers.out << tiers.err;
+  EXPECT_FALSE(contains(line_of(tiers.out, "nightly: sweep: "), "--order cost")) << tiers.out;
+  EXPECT_TRUE(contains(line_of(tiers.out, "nightly: sweep: "), "--order tiers")) << tiers.out;
 }
 
 TEST(RunScript, EndsWithTheReportCommandOfItsCsv) {
