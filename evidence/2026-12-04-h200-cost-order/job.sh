@@ -37,7 +37,7 @@ case "$mode" in
     else
       rm -f "$run_dir/plan.csv"
     fi
-    echo "costs: ${#costs[@]} files" >> "$OUT/summary.txt"
+    echo "costs: $(( ${#costs[@]} / 2 )) files" >> "$OUT/summary.txt"
     t0=$(date +%s)
     "$gf" sweep --cases 0 --order cost "${costs[@]}" "${resume[@]}" --timeout 120 --workers-per-device 4 \
       --time-budget "${GRIDFUZZ_BUDGET_S:-540}" --csv "$run_dir/plan.csv" > "$run_dir/plan.log" 2>&1
