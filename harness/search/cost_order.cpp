@@ -137,10 +137,9 @@ std::vector<CaseRef> cost_order(const std::vector<SweepTarget>& targets, const M
     if (const auto it = kernel_fit.find({c.kernel, o}); it != kernel_fit.end()) return &it->second;
     return nullptr;
   };
-  const bool any_measured = !measured.empty() && (!by_variant.empty());
   const auto estimate = [&](const Entry& e) {
     if (e.ms) return *e.ms;
-    if (!any_measured) return static_cast<double>(e.size.bytes);
+    if (by_variant.empty()) return static_cast<double>(e.size.bytes);  // nothing of the plan measured
     const Case& c = targets[e.ref.target].boundary_cases[e.ref.index];
     if (const CostFit* f = fitted(c, e.size.predicted)) return f->at(e.size);
     if (e.size.predicted == Outcome::refused) {

@@ -2,10 +2,11 @@
 // The boundary cases cheapest first, across every tier: under a time budget a sweep then sees as
 // many of the plan's cases as the budget holds, and the few huge ones (GEMVs at 10^5-10^6 tokens,
 // minutes each on an H200) are what it leaves out. A case's cost is its time measured before (a
-// baseline's or an earlier sweep's `case_ms`, by case id); a case never measured gets its kernel x
-// variant's fit on device bytes (docs/MODELS.md, "How big the plan is"). Two rules keep what the
-// tier order gave: each target's cheapest case comes first (a budget leaves no kernel x variant
-// out), and the variants of one shape stay together (they share their split reference).
+// baseline's or an earlier sweep's `case_ms`, by case id); a case never measured gets a fit of its
+// kernel x variant's measured cases on device bytes and launched threads (docs/MODELS.md,
+// "Cheapest first"). Two rules keep what the tier order gave: each target's cheapest case comes
+// first (a budget leaves no kernel x variant out), and the variants of one shape stay together
+// (they share their split reference).
 #include <cstddef>
 #include <cstdint>
 #include <string>

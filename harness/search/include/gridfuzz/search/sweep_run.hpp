@@ -38,10 +38,10 @@ struct SweepSettings {
   std::size_t chunk = 1024;   // cases handed to the executor at once (bounds memory)
   std::uint64_t device_bytes = 0;  // random shapes that need more device memory are redrawn (0: no limit)
   SweepOrder order = SweepOrder::tiers;
-  MeasuredCaseMs measured_case_ms;  // what cases cost before, for SweepOrder::cost (may be empty)
+  MeasuredCaseMs measured_case_ms{};  // what cases cost before, for SweepOrder::cost (may be empty)
   // Random shapes that do not satisfy it are redrawn (`--where`; the boundary cases are filtered
   // in the plan: keep_matching_cases).
-  AxisFilter where;
+  AxisFilter where{};
   // Once this many cases run by this sweep have failed the run, none starts, and no failure is
   // shrunk (`--maxfail`; 0: no limit). Rows of a resumed CSV do not count.
   std::size_t max_failures = 0;
