@@ -6,6 +6,7 @@
 //   (marker=PATH) exists, which it creates first (a worker killed from outside, once)
 //   fault: a record of fail:fault   fault-once: fail:fault unless marker=PATH exists, which it
 //   creates first (a fault that reached the case from beside it)
+//   expected-finding: an expected-fail naming a ledger finding, the call made (wrong values)
 // argv[1], when given, is the device the worker serves; it comes back as the record's device_index.
 // A request's keep-reference flag comes back as the record's driver ("keep-reference").
 #include <unistd.h>
@@ -57,6 +58,11 @@ int main(int argc, char** argv) {
     record.context_lost = c.variant == "reply-then-exit";
     if (c.variant == "oom") record.observed = {gridfuzz::Observed::Kind::oom, ""};
     if (c.variant == "oom" || fault) record.verdict = gridfuzz::Verdict::failed(gridfuzz::FailureKind::fault);
+    if (c.variant == "expected-finding") {
+      record.observed = {gridfuzz::Observed::Kind::accept, ""};
+      record.verdict = gridfuzz::Verdict::of(gridfuzz::Verdict::Kind::expected_fail);
+      record.finding = "fake.md#finding-1";
+    }
     gridfuzz::write_record_reply(stdout, record);
     if (c.variant == "reply-then-exit") return 0;
   }

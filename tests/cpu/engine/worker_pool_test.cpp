@@ -167,6 +167,64 @@ TEST(WorkerPool, ACaseThatNeedsTheGpuAloneNeverRunsBesideAnotherAndIsNotRunTwice
   for (const auto& r : results) EXPECT_EQ(r.attempts, 1) << r.index;
 }
 
+TEST(WorkerPool, CasesThatMustBeAloneRunAsOneBatchSoTheGpuEmptiesOnce) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  // Four 1-second cases that fit two at a time, with a quick case that must be alone between each
+  // pair: taken in turn, every alone case would wait for the GPU to empty (about 4 s in all); set
+  // aside, the slow ones run two by two and the alone ones after them, back to back on one worker.
+  const std::vector<std::string> cases{replay("slow", 0), replay("reply", 1), replay("slow", 2), replay("reply", 3),
+                                       replay("slow", 4), replay("reply", 5), replay("slow", 6)};
+  const auto alone = [](std::size_t i) { return i % 2 == 1; };
+  std::vector<WorkerPool::Result> results;
+  std::map<std::size_t, double> ended;
+  const auto t0 = std::chrono::steady_clock::now();
+  pool.run(cases, [&](const WorkerPool::Result& r) {
+    results.push_back(r);
+    ended[r.index] = seconds_since(t0);
+  }, {}, [&](std::size_t i) { return gridfuzz::CaseNeed{10, alone(i)}; });
+  EXPECT_LT(seconds_since(t0), 3.0) << "the alone cases emptied the GPU one by one";
+  ASSERT_EQ(results.size(), cases.size());
+  std::set<std::string> alone_pids;
+  for (const auto& r : results) {
+    EXPECT_EQ(r.attempts, 1) << r.index;
+    if (alone(r.index)) alone_pids.insert(r.reply.record.context.run_id);
+  }
+  EXPECT_EQ(alone_pids.size(), 1u) << "one batch, one worker";
+  for (std::size_t slow : {0, 2, 4, 6})
+    for (std::size_t quick : {1, 3, 5}) EXPECT_LT(ended[slow], ended[quick]) << "alone means nothing beside it";
+}
+
+TEST(WorkerPool, ASetAsideCaseWaitsNoLongerThanTheBatchWaitAllows) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100, .alone_wait_s = 0});
+  // With no wait allowed, the alone case runs as soon as a worker next takes work: before the
+  // last slow cases, which a worker takes after the first two finish.
+  std::vector<std::size_t> order;
+  pool.run({replay("slow", 0), replay("reply", 1), replay("slow", 2), replay("slow", 3), replay("slow", 4)},
+           [&](const WorkerPool::Result& r) { order.push_back(r.index); }, {},
+           [](std::size_t i) { return gridfuzz::CaseNeed{10, i == 1}; });
+  ASSERT_EQ(order.size(), 5u);
+  const auto at = [&](std::size_t i) { return std::find(order.begin(), order.end(), i) - order.begin(); };
+  EXPECT_LT(at(1), at(4)) << "the alone case waited for the end";
+}
+
+TEST(WorkerPool, AFailureBesideOthersThatTheLedgerNamesWithTheCallMadeIsNotRunAgain) {
+  auto pool = make_pool({0}, {.timeout_s = 20, .workers_per_device = 2, .memory_capacity = 100});
+  std::vector<WorkerPool::Result> results;
+  pool.run({replay("expected-finding", 0), replay("fault", 1)},
+           [&](const WorkerPool::Result& r) { results.push_back(r); }, {},
+           [](std::size_t) { return gridfuzz::CaseNeed{10, false}; });
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    if (r.index == 0) {
+      EXPECT_EQ(r.attempts, 1) << "wrong values of its own, named by a finding: its verdict";
+      EXPECT_FALSE(r.ran_alone);
+    } else {
+      EXPECT_EQ(r.attempts, 2) << "a fault beside others may have come from them";
+      EXPECT_TRUE(r.ran_alone);
+    }
+  }
+}
+
 TEST(WorkerPool, OneWorkerPerDeviceNeverRunsACaseTwiceForMemory) {
   auto pool = make_pool({0});
   std::vector<WorkerPool::Result> results;

@@ -63,6 +63,8 @@ class WorkerPoolExecutor final : public Executor {
 
  private:
   CaseRecord record_of(const Case& c, const WorkerReply& reply, int device) const;
+  // Whether the case runs with the GPU to itself from the start (CaseNeed::alone).
+  bool expected_to_go_wrong(const Case& c, const Prediction& prediction) const;
 
   const Environment& env_;
   WorkerPool pool_;

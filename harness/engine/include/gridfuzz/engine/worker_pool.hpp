@@ -5,8 +5,9 @@
 // cases side by side only while their device memory fits together (memory_admission.hpp). A
 // verdict must not depend on what ran beside it: a case the model expects to go wrong (a refused
 // launch, a wrapping index) runs alone, and a case that did not pass beside others (out of
-// memory, a fault reaching it from another context, a wrong result) runs again alone, and that
-// verdict is its own. A worker that dies without a reply is restarted on its device and the case
+// memory, a fault reaching it from another context, a wrong result the ledger does not name) runs
+// again alone, and that verdict is its own. Cases that must be alone are set aside and run in
+// batches (WorkerPoolOptions::alone_batch), so the GPU is emptied once a batch. A worker that dies without a reply is restarted on its device and the case
 // tried once more there (the death may have come from outside) before the crash is recorded: no
 // case is lost.
 #include <functional>
@@ -36,6 +37,11 @@ struct WorkerPoolOptions {
   // budget); 0: no admission (one worker per device needs none).
   std::uint64_t memory_capacity = 0;
   bool process_per_case = false;  // a fresh worker process for every case (isolation, debugging)
+  // Cases that must have a shared GPU alone are set aside and run as one batch under one alone
+  // grant, once this many groups wait, the first has waited this long, or nothing else is left:
+  // the GPU empties once a batch, not once a case.
+  std::size_t alone_batch = 64;
+  double alone_wait_s = 15;
 };
 
 class WorkerPool {
