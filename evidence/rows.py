@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Two questions the evidence jobs ask of sweep CSVs, in one place (stdlib only).
 
-  rows.py same A.csv B.csv [--exclude DONE.csv]
+  rows.py same A.csv B.csv [--exclude DONE.csv] [--ignore COLUMN,...]
       Rows of A and B with the same case id: do they agree in every column but the times, the run
-      and the tier? Prints one line of counts, the verdicts, and up to 20 differences.
+      and the tier (and the columns --ignore names, e.g. commit for two builds)? Prints one line of
+      counts, the verdicts, the rows whose verdicts differ and up to 20 differences.
   rows.py phases CSV [--exclude DONE.csv]
       Per tier: rows, case seconds and the phase times (seconds); the rows whose split
       reference was taken from the case before (reference_ms 0 with the oracle compared); and the
       tier's wall time (its first row's start to its last row's end, by `started`, summed over the
       runs of a resumed CSV, by run_id).
+  rows.py busy CSV [--exclude DONE.csv]
+      How busy the workers were: the rows, their first start to their last end (by `started` and
+      case_ms), the case seconds (case_ms + worker_ms), the mean number of cases in flight (case
+      seconds / span), and the rows started by each minute since the first.
   rows.py pick CSV --per N --out PICKED.csv [--max-case-ms MS]
       Up to N rows of every kernel x variant x tier, spread evenly over that group's rows (those
       whose case took at most MS): a sample to run again another way.
@@ -35,9 +40,9 @@ def ms(row, column):
     return float(row.get(column) or 0)
 
 
-def same(a, b):
+def same(a, b, ignore=()):
     common = sorted(set(a) & set(b))
-    diff = [(i, c) for i in common for c in a[i] if c not in TIMES and a[i][c] != b[i].get(c)]
+    diff = [(i, c) for i in common for c in a[i] if c not in TIMES and c not in ignore and a[i][c] != b[i].get(c)]
     print(f"same: {len(a)} rows in A, {len(b)} in B, {len(common)} in common, {len({i for i, _ in diff})} differing"
           f" (every column but the times), over {len({a[i]['kernel'] for i in common})} kernels,"
           f" {len({(a[i]['kernel'], a[i]['variant']) for i in common})} kernel x variant,"
@@ -46,6 +51,10 @@ def same(a, b):
     for i in common:
         verdicts[a[i]["verdict"]] = verdicts.get(a[i]["verdict"], 0) + 1
     print("verdicts in common:", verdicts)
+    flips = [i for i in common if a[i]["verdict"] != b[i].get("verdict")]
+    print(f"verdicts differing: {len(flips)}")
+    for i in flips[:20]:
+        print("  verdict:", a[i]["replay"], a[i]["verdict"], "vs", b[i].get("verdict"))
     for i, c in diff[:20]:
         print("  differs:", a[i]["replay"], c, repr(a[i][c]), "vs", repr(b[i].get(c)))
 
@@ -77,6 +86,26 @@ def phases(rows):
               + "".join(f" {p[:-3]} {t[p]:.1f} s" for p in PHASES) + span)
 
 
+def busy(rows):
+    spans = [(s, s + ms(r, "case_ms") / 1000, (ms(r, "case_ms") + ms(r, "worker_ms")) / 1000)
+             for r in rows.values() if (s := started(r)) is not None]
+    if not spans:
+        print("busy: no row with a start time")
+        return
+    first = min(s for s, _, _ in spans)
+    span = max(e for _, e, _ in spans) - first
+    held = sum(h for _, _, h in spans)
+    by_minute = {}
+    for s, _, _ in spans:
+        by_minute[int((s - first) // 60)] = by_minute.get(int((s - first) // 60), 0) + 1
+    done, cumulative = 0, []
+    for m in range(max(by_minute) + 1):
+        done += by_minute.get(m, 0)
+        cumulative.append(str(done))
+    print(f"busy: {len(spans)} rows, span {span:.1f} s, case seconds {held:.1f}, mean in flight {held / max(span, 1e-9):.2f};"
+          f" started by minute 1, 2, ...: {' '.join(cumulative)}")
+
+
 def pick(path, per, max_case_ms, out):
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
@@ -98,12 +127,13 @@ def pick(path, per, max_case_ms, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["same", "phases", "pick"])
+    ap.add_argument("what", choices=["same", "phases", "busy", "pick"])
     ap.add_argument("csv", nargs="+")
     ap.add_argument("--exclude")
     ap.add_argument("--per", type=int, default=3)
     ap.add_argument("--max-case-ms", type=float, default=float("inf"))
     ap.add_argument("--out")
+    ap.add_argument("--ignore", default="")
     args = ap.parse_args()
     if args.what == "pick":
         if len(args.csv) != 1 or not args.out:
@@ -113,10 +143,10 @@ def main():
     if args.what == "same":
         if len(args.csv) != 2:
             ap.error("same takes two CSVs")
-        same(read(args.csv[0], exclude), read(args.csv[1], exclude))
+        same(read(args.csv[0], exclude), read(args.csv[1], exclude), set(filter(None, args.ignore.split(","))))
     else:
         for path in args.csv:
-            phases(read(path, exclude))
+            (phases if args.what == "phases" else busy)(read(path, exclude))
 
 
 if __name__ == "__main__":
