@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,738 noenhanced font ',10'
+set terminal pngcairo size 1400,746 noenhanced font ',10'
 set output here.'affine.qmm-nvidia-h200-summary.png'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,14 +28,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.894309
-set bmargin at screen 0.747967
-set label 1 'tokens   (other axes: bits=4 cols=2880 dtype=bf16 group_size=64 vocab=201088)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.906504 left font ',11'
-set xrange [-0.8:26.4]
+set tmargin at screen 0.895442
+set bmargin at screen 0.75067
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 32 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
+set xrange [-0.8:50]
 set yrange [0.4:3.6]
-set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "11" 5, "12" 6, "16" 7, "22" 8.8, "23" 9.8, "64" 11.6, "65" 12.6, "83" 14.4, "84" 15.4, "255" 17.2, "256" 18.2, "10680" 20, "21358" 21.8, "21359" 22.8, "65535" 24.6, "65536" 25.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 10680' 3, 'fixed: no failure up to 256' 2, 'hopper: no failure up to 256' 1) font ',10'
-set arrow 1 from 19.1,2.55 to 19.1,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "13107" 20, "13108" 21, "26214" 22.8, "26215" 23.8, "39322" 25.6, "52428" 27.4, "52429" 28.4, "65535" 30.2, "65536" 31.2, "104857" 33, "104858" 34, "104862" 35, "117965" 36.8, "131072" 38.6, "131073" 39.6, "131074" 40.6, "131077" 41.6, "144180" 43.4, "149796" 44.4, "149797" 45.4, "183500" 47.2, "183501" 48.2, "183516" 49.2) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 13108' 3, 'fixed: no failure up to 183516' 2, 'hopper: no failure up to 183516' 1) font ',10'
+set arrow 1 from 20.5,2.55 to 20.5,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -43,24 +43,24 @@ plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.636856
-set bmargin at screen 0.490515
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.649051 left font ',11'
-set xrange [-0.8:28.2]
+set tmargin at screen 0.630027
+set bmargin at screen 0.485255
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 46 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.642091 left font ',11'
+set xrange [-0.8:32]
 set yrange [0.4:3.6]
-set xtics ("256" 0, "384" 1.8, "512" 3.6, "896" 5.4, "1024" 7.2, "1920" 9, "2048" 10.8, "3968" 12.6, "4096" 13.6, "10880" 15.4, "11008" 16.4, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 262016' 3, 'fixed: no failure up to 262016' 2, 'hopper: no failure up to 262016' 1) font ',10'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 262144' 3, 'fixed: no failure up to 262144' 2, 'hopper: no failure up to 262144' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.368564
-set bmargin at screen 0.222222
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.380759 left font ',11'
-set xrange [-0.8:19.4]
+set tmargin at screen 0.364611
+set bmargin at screen 0.219839
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 79 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.376676 left font ',11'
+set xrange [-0.8:22.2]
 set yrange [0.4:3.6]
-set xtics ("64" 0, "128" 1.8, "192" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "512" 7.2, "576" 9, "1984" 10.8, "2048" 11.8, "4032" 13.6, "4096" 14.6, "4160" 15.6, "4224" 16.6, "32704" 18.4, "32768" 19.4, "33536" 20.4, "33600" 21.4) rotate by 90 right font ',9'
 set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
@@ -72,8 +72,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.140921
-set bmargin at screen 0.00542005
+set tmargin at screen 0.13941
+set bmargin at screen 0.00536193
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -88,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,738 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,746 noenhanced font 'sans,10' background rgb 'white'
 set output here.'affine.qmm-nvidia-h200-summary.svg'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -100,14 +100,14 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.894309
-set bmargin at screen 0.747967
-set label 1 'tokens   (other axes: bits=4 cols=2880 dtype=bf16 group_size=64 vocab=201088)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.906504 left font ',11'
-set xrange [-0.8:26.4]
+set tmargin at screen 0.895442
+set bmargin at screen 0.75067
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 32 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
+set xrange [-0.8:50]
 set yrange [0.4:3.6]
-set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "11" 5, "12" 6, "16" 7, "22" 8.8, "23" 9.8, "64" 11.6, "65" 12.6, "83" 14.4, "84" 15.4, "255" 17.2, "256" 18.2, "10680" 20, "21358" 21.8, "21359" 22.8, "65535" 24.6, "65536" 25.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 10680' 3, 'fixed: no failure up to 256' 2, 'hopper: no failure up to 256' 1) font ',10'
-set arrow 1 from 19.1,2.55 to 19.1,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "13107" 20, "13108" 21, "26214" 22.8, "26215" 23.8, "39322" 25.6, "52428" 27.4, "52429" 28.4, "65535" 30.2, "65536" 31.2, "104857" 33, "104858" 34, "104862" 35, "117965" 36.8, "131072" 38.6, "131073" 39.6, "131074" 40.6, "131077" 41.6, "144180" 43.4, "149796" 44.4, "149797" 45.4, "183500" 47.2, "183501" 48.2, "183516" 49.2) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 13108' 3, 'fixed: no failure up to 183516' 2, 'hopper: no failure up to 183516' 1) font ',10'
+set arrow 1 from 20.5,2.55 to 20.5,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
      here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
@@ -115,24 +115,24 @@ plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.636856
-set bmargin at screen 0.490515
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.649051 left font ',11'
-set xrange [-0.8:28.2]
+set tmargin at screen 0.630027
+set bmargin at screen 0.485255
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 46 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.642091 left font ',11'
+set xrange [-0.8:32]
 set yrange [0.4:3.6]
-set xtics ("256" 0, "384" 1.8, "512" 3.6, "896" 5.4, "1024" 7.2, "1920" 9, "2048" 10.8, "3968" 12.6, "4096" 13.6, "10880" 15.4, "11008" 16.4, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 262016' 3, 'fixed: no failure up to 262016' 2, 'hopper: no failure up to 262016' 1) font ',10'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 262144' 3, 'fixed: no failure up to 262144' 2, 'hopper: no failure up to 262144' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.368564
-set bmargin at screen 0.222222
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.380759 left font ',11'
-set xrange [-0.8:19.4]
+set tmargin at screen 0.364611
+set bmargin at screen 0.219839
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 79 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.376676 left font ',11'
+set xrange [-0.8:22.2]
 set yrange [0.4:3.6]
-set xtics ("64" 0, "128" 1.8, "192" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "512" 7.2, "576" 9, "1984" 10.8, "2048" 11.8, "4032" 13.6, "4096" 14.6, "4160" 15.6, "4224" 16.6, "32704" 18.4, "32768" 19.4, "33536" 20.4, "33600" 21.4) rotate by 90 right font ',9'
 set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
@@ -144,8 +144,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.140921
-set bmargin at screen 0.00542005
+set tmargin at screen 0.13941
+set bmargin at screen 0.00536193
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

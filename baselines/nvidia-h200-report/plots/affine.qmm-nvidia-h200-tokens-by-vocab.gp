@@ -22,9 +22,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [85.3333:6.29146e+06]
-set xrange [-0.6:23.6]
-set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '16000 (cols=64)' 7, '32000 (cols=4096)' 8, '32000 (cols=64)' 9, '128256 (cols=4096)' 10, '128256 (cols=64)' 11, '128256 (cols=8192)' 12, '129280 (cols=64)' 13, '129280 (cols=7168)' 14, '151936 (cols=2048)' 15, '151936 (cols=4096)' 16, '151936 (cols=64)' 17, '163840 (cols=64)' 18, '163840 (cols=7168)' 19, '201088 (cols=2880)' 20, '201088 (cols=64)' 21, '262144 (cols=2816)' 22, '262144 (cols=64)' 23) rotate by 20 right font ',10'
+set yrange [682.667:1.25829e+07]
+set xrange [-0.6:32.6]
+set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=64)' 7, '2048 (cols=64)' 8, '5120 (cols=64)' 9, '8192 (cols=64)' 10, '16000 (cols=4096)' 11, '16000 (cols=64)' 12, '32000 (cols=4096)' 13, '32000 (cols=64)' 14, '64128 (cols=64)' 15, '64640 (cols=64)' 16, '65536 (cols=64)' 17, '128256 (cols=4096)' 18, '128256 (cols=64)' 19, '128256 (cols=8192)' 20, '129280 (cols=64)' 21, '129280 (cols=7168)' 22, '131072 (cols=64)' 23, '151936 (cols=2048)' 24, '151936 (cols=4096)' 25, '151936 (cols=64)' 26, '163840 (cols=64)' 27, '163840 (cols=7168)' 28, '201088 (cols=2880)' 29, '201088 (cols=64)' 30, '262144 (cols=2816)' 31, '262144 (cols=64)' 32) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -51,9 +51,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [85.3333:6.29146e+06]
-set xrange [-0.6:23.6]
-set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '16000 (cols=64)' 7, '32000 (cols=4096)' 8, '32000 (cols=64)' 9, '128256 (cols=4096)' 10, '128256 (cols=64)' 11, '128256 (cols=8192)' 12, '129280 (cols=64)' 13, '129280 (cols=7168)' 14, '151936 (cols=2048)' 15, '151936 (cols=4096)' 16, '151936 (cols=64)' 17, '163840 (cols=64)' 18, '163840 (cols=7168)' 19, '201088 (cols=2880)' 20, '201088 (cols=64)' 21, '262144 (cols=2816)' 22, '262144 (cols=64)' 23) rotate by 20 right font ',10'
+set yrange [682.667:1.25829e+07]
+set xrange [-0.6:32.6]
+set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=64)' 7, '2048 (cols=64)' 8, '5120 (cols=64)' 9, '8192 (cols=64)' 10, '16000 (cols=4096)' 11, '16000 (cols=64)' 12, '32000 (cols=4096)' 13, '32000 (cols=64)' 14, '64128 (cols=64)' 15, '64640 (cols=64)' 16, '65536 (cols=64)' 17, '128256 (cols=4096)' 18, '128256 (cols=64)' 19, '128256 (cols=8192)' 20, '129280 (cols=64)' 21, '129280 (cols=7168)' 22, '131072 (cols=64)' 23, '151936 (cols=2048)' 24, '151936 (cols=4096)' 25, '151936 (cols=64)' 26, '163840 (cols=64)' 27, '163840 (cols=7168)' 28, '201088 (cols=2880)' 29, '201088 (cols=64)' 30, '262144 (cols=2816)' 31, '262144 (cols=64)' 32) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

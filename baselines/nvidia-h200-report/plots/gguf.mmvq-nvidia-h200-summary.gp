@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,648 noenhanced font ',10'
+set terminal pngcairo size 1400,686 noenhanced font ',10'
 set output here.'gguf.mmvq-nvidia-h200-summary.png'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,40 +28,41 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.87963
-set bmargin at screen 0.756173
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 25 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.893519 left font ',11'
-set xrange [-0.8:43.8]
+set tmargin at screen 0.886297
+set bmargin at screen 0.769679
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.899417 left font ',11'
+set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "2047" 23.4, "2048" 24.4, "4095" 26.2, "4096" 27.2, "5957" 29, "5958" 30, "8191" 31.8, "8192" 32.8, "10591" 34.6, "10592" 35.6, "32768" 37.4, "65535" 39.2, "65536" 40.2, "524287" 42, "524288" 43) rotate by 90 right font ',9'
+set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
 set ytics ('legacy: no failure up to 524288' 2, 'fixed: no failure up to 524288' 1) font ',10'
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.617284
-set bmargin at screen 0.493827
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631173 left font ',11'
-set xrange [-0.8:32.4]
+set tmargin at screen 0.638484
+set bmargin at screen 0.521866
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.651603 left font ',11'
+set xrange [-0.8:37]
 set yrange [0.4:2.6]
-set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "4064" 9, "4096" 10, "8160" 11.8, "8192" 12.8, "11904" 14.6, "11936" 15.6, "14336" 17.4, "14368" 18.4, "21152" 20.2, "21184" 21.2, "28672" 23, "28704" 24, "32736" 25.8, "32768" 26.8, "65024" 28.6, "65056" 29.6, "65504" 30.6, "65536" 31.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
+set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 1048096' 2, 'fixed: no failure up to 1048096' 1) font ',10'
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.367284
-set bmargin at screen 0.243827
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.381173 left font ',11'
-set xrange [-0.8:34.4]
+set tmargin at screen 0.379009
+set bmargin at screen 0.262391
+set label 1 'nvecs   (other axes: cols=2048 dtype=f32 quant=q4_0 rows=6144)   + 30 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.392128 left font ',11'
+set xrange [-0.8:40.4]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "2" 1, "11" 2.8, "12" 3.8, "23" 5.6, "24" 6.6, "37" 8.4, "38" 9.4, "46" 11.2, "47" 12.2, "75" 14, "76" 15, "255" 16.8, "256" 17.8, "372" 19.6, "373" 20.6, "5957" 22.4, "5958" 23.4, "11915" 25.2, "11916" 26.2, "19418" 28, "19419" 29, "32767" 30.8, "1242756" 32.6, "1242757" 33.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 1242756' 2, 'fixed: no failure up to 32767' 1) font ',10'
-set arrow 1 from 31.7,1.55 to 31.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "5" 1, "6" 2, "8" 3, "10" 4, "11" 5, "15" 6, "16" 7, "31" 8.8, "32" 9.8, "56" 11.6, "57" 12.6, "85" 14.4, "86" 15.4, "113" 17.2, "114" 18.2, "255" 20, "256" 21, "2730" 22.8, "2731" 23.8, "65536" 25.6, "349525" 27.4, "349526" 28.4, "932067" 30.2, "932068" 31.2, "1048575" 33, "1048576" 34, "1864135" 35.8, "1864136" 36.8, "2097151" 38.6, "2097152" 39.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
+set arrow 1 from 24.7,1.55 to 24.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -71,13 +72,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.126543
-set bmargin at screen 0.00617284
+set tmargin at screen 0.151603
+set bmargin at screen 0.0058309
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
+     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
@@ -86,7 +88,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,648 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,686 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.mmvq-nvidia-h200-summary.svg'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -98,40 +100,41 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.87963
-set bmargin at screen 0.756173
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 25 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.893519 left font ',11'
-set xrange [-0.8:43.8]
+set tmargin at screen 0.886297
+set bmargin at screen 0.769679
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.899417 left font ',11'
+set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "2047" 23.4, "2048" 24.4, "4095" 26.2, "4096" 27.2, "5957" 29, "5958" 30, "8191" 31.8, "8192" 32.8, "10591" 34.6, "10592" 35.6, "32768" 37.4, "65535" 39.2, "65536" 40.2, "524287" 42, "524288" 43) rotate by 90 right font ',9'
+set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
 set ytics ('legacy: no failure up to 524288' 2, 'fixed: no failure up to 524288' 1) font ',10'
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.617284
-set bmargin at screen 0.493827
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631173 left font ',11'
-set xrange [-0.8:32.4]
+set tmargin at screen 0.638484
+set bmargin at screen 0.521866
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.651603 left font ',11'
+set xrange [-0.8:37]
 set yrange [0.4:2.6]
-set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "4064" 9, "4096" 10, "8160" 11.8, "8192" 12.8, "11904" 14.6, "11936" 15.6, "14336" 17.4, "14368" 18.4, "21152" 20.2, "21184" 21.2, "28672" 23, "28704" 24, "32736" 25.8, "32768" 26.8, "65024" 28.6, "65056" 29.6, "65504" 30.6, "65536" 31.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
+set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 1048096' 2, 'fixed: no failure up to 1048096' 1) font ',10'
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.367284
-set bmargin at screen 0.243827
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.381173 left font ',11'
-set xrange [-0.8:34.4]
+set tmargin at screen 0.379009
+set bmargin at screen 0.262391
+set label 1 'nvecs   (other axes: cols=2048 dtype=f32 quant=q4_0 rows=6144)   + 30 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.392128 left font ',11'
+set xrange [-0.8:40.4]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "2" 1, "11" 2.8, "12" 3.8, "23" 5.6, "24" 6.6, "37" 8.4, "38" 9.4, "46" 11.2, "47" 12.2, "75" 14, "76" 15, "255" 16.8, "256" 17.8, "372" 19.6, "373" 20.6, "5957" 22.4, "5958" 23.4, "11915" 25.2, "11916" 26.2, "19418" 28, "19419" 29, "32767" 30.8, "1242756" 32.6, "1242757" 33.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 1242756' 2, 'fixed: no failure up to 32767' 1) font ',10'
-set arrow 1 from 31.7,1.55 to 31.7,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "5" 1, "6" 2, "8" 3, "10" 4, "11" 5, "15" 6, "16" 7, "31" 8.8, "32" 9.8, "56" 11.6, "57" 12.6, "85" 14.4, "86" 15.4, "113" 17.2, "114" 18.2, "255" 20, "256" 21, "2730" 22.8, "2731" 23.8, "65536" 25.6, "349525" 27.4, "349526" 28.4, "932067" 30.2, "932068" 31.2, "1048575" 33, "1048576" 34, "1864135" 35.8, "1864136" 36.8, "2097151" 38.6, "2097152" 39.6) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
+set arrow 1 from 24.7,1.55 to 24.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
+     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
 
 # legend
 unset arrow
@@ -141,13 +144,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.126543
-set bmargin at screen 0.00617284
+set tmargin at screen 0.151603
+set bmargin at screen 0.0058309
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
+     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
      keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot

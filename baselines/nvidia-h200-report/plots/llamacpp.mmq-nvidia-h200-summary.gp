@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.895442
 set bmargin at screen 0.825737
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 123 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
+set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 124 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
 set xrange [-0.8:33.8]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "128" 14.2, "129" 15.2, "255" 17, "256" 18, "512" 19.8, "1489" 21.6, "1490" 22.6, "2944" 24.4, "2945" 25.4, "4095" 27.2, "4096" 28.2, "5888" 30, "5889" 31, "5957" 32, "5958" 33) rotate by 90 right font ',9'
@@ -42,7 +42,7 @@ unset arrow
 unset label
 set tmargin at screen 0.726542
 set bmargin at screen 0.656836
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -54,7 +54,7 @@ unset arrow
 unset label
 set tmargin at screen 0.579088
 set bmargin at screen 0.509383
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 59 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 63 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -121,7 +121,7 @@ unset arrow
 unset label
 set tmargin at screen 0.895442
 set bmargin at screen 0.825737
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 123 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
+set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 124 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
 set xrange [-0.8:33.8]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "128" 14.2, "129" 15.2, "255" 17, "256" 18, "512" 19.8, "1489" 21.6, "1490" 22.6, "2944" 24.4, "2945" 25.4, "4095" 27.2, "4096" 28.2, "5888" 30, "5889" 31, "5957" 32, "5958" 33) rotate by 90 right font ',9'
@@ -133,7 +133,7 @@ unset arrow
 unset label
 set tmargin at screen 0.726542
 set bmargin at screen 0.656836
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -145,7 +145,7 @@ unset arrow
 unset label
 set tmargin at screen 0.579088
 set bmargin at screen 0.509383
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 59 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 63 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'

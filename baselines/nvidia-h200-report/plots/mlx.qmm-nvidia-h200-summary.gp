@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.882175
 set bmargin at screen 0.761329
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
 set xrange [-0.8:38.8]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
@@ -45,10 +45,10 @@ unset arrow
 unset label
 set tmargin at screen 0.625378
 set bmargin at screen 0.504532
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
-set xrange [-0.8:28.2]
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 43 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32640" 17.2, "32768" 18.2, "65408" 20, "65536" 21, "128256" 22.8, "151936" 24.6, "262016" 26.4, "262144" 27.4) rotate by 90 right font ',9'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
@@ -57,10 +57,10 @@ unset arrow
 unset label
 set tmargin at screen 0.36858
 set bmargin at screen 0.247734
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
-set xrange [-0.8:19.4]
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set xrange [-0.8:20.4]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4096" 12.8, "4160" 13.8, "4224" 14.8, "32704" 16.6, "32768" 17.6, "33536" 18.6, "33600" 19.6) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
@@ -102,7 +102,7 @@ unset arrow
 unset label
 set tmargin at screen 0.882175
 set bmargin at screen 0.761329
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
 set xrange [-0.8:38.8]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
@@ -117,10 +117,10 @@ unset arrow
 unset label
 set tmargin at screen 0.625378
 set bmargin at screen 0.504532
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
-set xrange [-0.8:28.2]
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 43 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32640" 17.2, "32768" 18.2, "65408" 20, "65536" 21, "128256" 22.8, "151936" 24.6, "262016" 26.4, "262144" 27.4) rotate by 90 right font ',9'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
@@ -129,10 +129,10 @@ unset arrow
 unset label
 set tmargin at screen 0.36858
 set bmargin at screen 0.247734
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
-set xrange [-0.8:19.4]
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set xrange [-0.8:20.4]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4160" 12.8, "4224" 13.8, "32704" 15.6, "32768" 16.6, "33536" 17.6, "33600" 18.6) rotate by 90 right font ',9'
+set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4096" 12.8, "4160" 13.8, "4224" 14.8, "32704" 16.6, "32768" 17.6, "33536" 18.6, "33600" 19.6) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
