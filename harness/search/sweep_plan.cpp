@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -84,6 +85,9 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   std::size_t over_memory = 0;
   std::uint64_t largest_over = 0;
   std::array<std::size_t, 5> shapes_per_tier{};  // cases (shape x run variant) per SweepTier
+  std::size_t shapes_left = 0, shapes_planned = 0;  // start shapes not planned / planned, by the deadline
+  std::set<std::string> kernels_cut;
+  const auto out_of_time = [&] { return options.plan_until && std::chrono::steady_clock::now() >= *options.plan_until; };
   for (const Kernel* k : kernels) {
     const auto axes = k->axes();
     const auto variants = k->variants();
@@ -107,6 +111,12 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     std::set<std::string> every_axis;
     for (const AxisSpec& a : axes) every_axis.insert(a.name);
     for (const StartShape& start : start_shapes(*k, options, plan.notes)) {
+      if (out_of_time()) {
+        ++shapes_left;
+        kernels_cut.insert(k->name());
+        continue;
+      }
+      ++shapes_planned;
       speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
       points.push_back({from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params, {}});
@@ -309,6 +319,13 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     plan.notes.push_back(std::to_string(plan.cheaper_crossings) + " crossing(s) of cases over " +
                          std::to_string(options.cheaper_crossing_above_bytes >> 20) +
                          " MiB planned with the axes they do not depend on lowered (docs/MODELS.md)");
+  if (shapes_left > 0) {
+    std::string names;
+    for (const std::string& n : kernels_cut) names += (names.empty() ? "" : ", ") + n;
+    plan.notes.push_back("planning stopped at half the time budget: " + std::to_string(shapes_left) + " of " +
+                         std::to_string(shapes_left + shapes_planned) +
+                         " start shape(s) not planned, their boundary cases not in this sweep (" + names + ")");
+  }
   if (over_memory > 0)
     plan.notes.push_back(std::to_string(over_memory) + " boundary shape(s) left out: larger than the device's memory (" +
                          std::to_string(limits.total_mem_bytes >> 20) + " MiB; the largest needs " +

@@ -1,6 +1,8 @@
 // Where the sweep aims: the model-blind size crossings (from declared buffers and launches alone),
 // the model profiles, and the plan that runs every variant at every boundary of any variant.
 #include <gtest/gtest.h>
+
+#include <chrono>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
@@ -241,6 +243,35 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
     for (const Case& c : t.boundary_cases) EXPECT_LE(case_device_bytes(k, c.params), small.total_mem_bytes);
   ASSERT_FALSE(plan.notes.empty());
   EXPECT_NE(plan.notes.back().find("larger than the device's memory"), std::string::npos) << plan.notes.back();
+}
+
+// A time budget stops planning (SweepPlanOptions::plan_until): the start shapes not reached plan
+// nothing, every kernel keeps its targets for the random cases, and a note says what was left.
+TEST(SweepPlan, PlanningStopsAtItsDeadlineKeepingEveryTargetAndSayingWhatIsLeft) {
+  const Kernel& a = *app::builtin_registry().find("affine.qmm");
+  const Kernel& g = *app::builtin_registry().find("gguf.mmvq");
+  const auto& sm90 = *device_preset("sm_90");
+  const SweepPlan whole = plan_sweep({&a, &g}, sm90, {.profiles = {}, .plan_until = std::chrono::steady_clock::now() + std::chrono::hours(1)});
+  const SweepPlan none = plan_sweep({&a, &g}, sm90, {.profiles = {}, .plan_until = std::chrono::steady_clock::now()});
+  const SweepPlan free = plan_sweep({&a, &g}, sm90, {.profiles = {}});
+  ASSERT_EQ(none.targets.size(), whole.targets.size());
+  ASSERT_EQ(free.targets.size(), whole.targets.size());
+  std::size_t planned = 0;
+  for (std::size_t i = 0; i < whole.targets.size(); ++i) {
+    EXPECT_EQ(none.targets[i].kernel, whole.targets[i].kernel);
+    EXPECT_EQ(none.targets[i].variant, whole.targets[i].variant);
+    EXPECT_TRUE(none.targets[i].boundary_cases.empty()) << whole.targets[i].variant;
+    EXPECT_EQ(whole.targets[i].boundary_cases.size(), free.targets[i].boundary_cases.size()) << "a deadline not reached cuts nothing";
+    planned += whole.targets[i].boundary_cases.size();
+  }
+  EXPECT_GT(planned, 0u);
+  const auto says = [](const SweepPlan& p) {
+    return std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) {
+      return n.find("planning stopped") != std::string::npos && n.find("affine.qmm, gguf.mmvq") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(says(none));
+  EXPECT_FALSE(says(whole));
 }
 
 // `sweep --tiers`: only the named tiers' boundary cases stay, each with its tier; the plan says

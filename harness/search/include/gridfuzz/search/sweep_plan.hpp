@@ -7,7 +7,9 @@
 // breaks. And the rapidcheck generator of random shapes, biased to those boundaries.
 #include <rapidcheck.h>
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,10 @@ struct SweepPlanOptions {
   // Every case's launches planned and predicted for its CaseSize (threads, outcome), as
   // `sweep --order cost` prices them; without, a CaseSize holds the bytes alone.
   bool sizes = false;
+  // Planning stops here (a time budget sets it): the start shapes not reached by then plan no
+  // boundary cases, and a note says how many; their kernels still have their targets (random
+  // cases). A kernel's start shape once begun is planned whole.
+  std::optional<std::chrono::steady_clock::time_point> plan_until{};
 };
 
 struct SweepPlan {
