@@ -250,7 +250,7 @@ TEST(SweepPlan, LeavesOutOnlyWhatDoesNotFitAndSaysSo) {
 TEST(SweepPlan, PlanningStopsAtItsDeadlineKeepingEveryTargetAndSayingWhatIsLeft) {
   const Kernel& a = *app::builtin_registry().find("affine.qmm");
   const Kernel& g = *app::builtin_registry().find("gguf.mmvq");
-  const auto& sm90 = *device_preset("sm_90");
+  const DeviceLimits sm90 = *device_preset("sm_90");  // a copy: the preset is returned by value
   const SweepPlan whole = plan_sweep({&a, &g}, sm90, {.profiles = {}, .plan_until = std::chrono::steady_clock::now() + std::chrono::hours(1)});
   const SweepPlan none = plan_sweep({&a, &g}, sm90, {.profiles = {}, .plan_until = std::chrono::steady_clock::now()});
   const SweepPlan free = plan_sweep({&a, &g}, sm90, {.profiles = {}});
