@@ -262,8 +262,9 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember(boundary_tier_names()));
   cmd->add_flag("--crossings-as-found", a->crossings_as_found,
                 "plan every crossing at its start shape, also those of cases over 1 GiB that are otherwise planned "
-                "with the axes they do not depend on lowered, and at every point (otherwise two for those still over 1 GiB; "
-                "docs/MODELS.md)");
+                "with the axes they do not depend on lowered, at every point (otherwise two for those still over 1 GiB), "
+                "for every variant, and every repeat of it (otherwise the cheapest copies: docs/MODELS.md, "
+                "\"Repeated crossings\")");
   cmd->add_option("--cases", a->cases, "random cases per kernel and variant (default 100, at most 10^7)")
       ->check(whole_number(kMaxRandomCases));
   cmd->add_option("--seed", a->seed, "seed of the random cases and inputs (default 1)")->check(whole_number());
@@ -301,7 +302,10 @@ Runner add_sweep_command(CLI::App& app, const GlobalOptions& global) {
     Session session(global, a->engine, resolve_devices(a->devices, global, a->engine));
     const std::vector<const Kernel*> kernels = select_kernels(a->kernels, session);
     SweepPlanOptions plan_options{.profiles = parse_models(a->models), .variants = a->variants};
-    if (a->crossings_as_found) plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
+    if (a->crossings_as_found) {
+      plan_options.cheaper_crossing_above_bytes = UINT64_MAX;
+      plan_options.repeated_size_crossings = 0;
+    }
     plan_options.sizes = a->order == "cost";
     // Planning is inside the budget: at most half of it, so the other half runs what was planned
     // (planning every family takes about 35 s on 2 cores, mlx.gather_qmm alone 7 s).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "gridfuzz/engine/runner.hpp"
@@ -107,22 +109,75 @@ bool model_boundary_kept(const std::vector<Point>& wanted, const std::vector<Poi
   return true;
 }
 
+// The signature at each planned point of `crossing` from `start`, in order (d = -before ..
+// after); a point off the axis' range is not a case (valid false).
+std::vector<PointSignature> planned_signatures(const Kernel& k, const std::string& variant, const Params& start,
+                                               const ModelBoundary& crossing, const DeviceLimits& limits) {
+  std::vector<PointSignature> out;
+  const auto axes = k.axes();
+  const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == crossing.axis; });
+  if (axis == axes.end()) return out;
+  for (std::int64_t d = -crossing.before; d <= crossing.after; ++d) {
+    const std::int64_t v = crossing.first_bad + d * axis->step;
+    if (v < axis->min || v > axis->max) {
+      out.emplace_back();
+      continue;
+    }
+    Params p = start;
+    p.set(crossing.axis, std::to_string(v));
+    out.push_back(point_at(k, variant, p, crossing, limits).signature);
+  }
+  return out;
+}
+
 }  // namespace
 
 bool crossing_has_wrap(const Kernel& k, const std::string& variant, const Params& start, const ModelBoundary& crossing,
                        const DeviceLimits& limits) {
-  const auto axes = k.axes();
-  const auto axis = std::find_if(axes.begin(), axes.end(), [&](const AxisSpec& a) { return a.name == crossing.axis; });
-  if (axis == axes.end()) return false;
-  for (std::int64_t d = -crossing.before; d <= crossing.after; ++d) {
-    const std::int64_t v = crossing.first_bad + d * axis->step;
-    if (v < axis->min || v > axis->max) continue;
-    Params p = start;
-    p.set(crossing.axis, std::to_string(v));
-    const PointSignature s = point_at(k, variant, p, crossing, limits).signature;
+  for (const PointSignature& s : planned_signatures(k, variant, start, crossing, limits))
     if (s.valid && s.wrap != "safe") return true;
-  }
   return false;
+}
+
+std::string crossing_points_line(const Kernel& k, const std::string& variant, const Params& start,
+                                 const ModelBoundary& crossing, const DeviceLimits& limits) {
+  std::string line;
+  for (const PointSignature& s : planned_signatures(k, variant, start, crossing, limits)) {
+    if (!s.valid) {
+      line += "none;";
+      continue;
+    }
+    line += s.outcome + ',' + s.wrap + ',' + (s.size_over ? "over" : "under");
+    for (const std::string& name : std::set<std::string>(s.launches.begin(), s.launches.end())) line += ',' + name;
+    line += ';';
+  }
+  return line;
+}
+
+bool steady_across(const Kernel& k, const std::string& variant, const Params& start, const ModelBoundary& crossing,
+                   const DeviceLimits& limits, bool as_observed) {
+  using Seen = std::tuple<std::string, std::string, std::set<std::string>>;
+  std::optional<Seen> first;
+  for (const PointSignature& s : planned_signatures(k, variant, start, crossing, limits)) {
+    if (!s.valid) return false;
+    Seen here = as_observed && s.outcome != "accept"
+                    ? Seen{s.outcome, "", {}}
+                    : Seen{s.outcome, s.wrap, {s.launches.begin(), s.launches.end()}};
+    if (!first) first = std::move(here);
+    else if (*first != here) return false;
+  }
+  return first.has_value();
+}
+
+bool fails_at_every_point(const Kernel& k, const std::string& variant, const Params& start, const ModelBoundary& crossing,
+                          const DeviceLimits& limits) {
+  bool any = false;
+  for (const PointSignature& s : planned_signatures(k, variant, start, crossing, limits)) {
+    if (!s.valid) continue;
+    if (s.outcome == "accept" && s.wrap == "safe") return false;
+    any = true;
+  }
+  return any;
 }
 
 Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const Params& start,
@@ -163,14 +218,13 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
   // What a wrapping index does depends on the addresses it reaches: at a lowered axis that the
   // wrapping index depends on, the same predicted wrap left vllm.quantize_q8_1's output right at
   // one column (evidence/2026-12-02-h200-cheaper, run3). So where a wrap is among the points, every
-  // axis is held to the model's boundary with every grid dimension kept, not only those that turn,
-  // and each wrapping index keeps its largest value: the same threads form the same wrapped
-  // offsets into an output of the same size, and only the work that multiplies them is cut.
+  // axis is held to the model's boundary, and each wrapping index (and the riskiest) keeps its
+  // largest value: the wrapped offsets are the same, and an axis moves only where none of them
+  // depends on it (the output columns of a wrapped input offset, say), which cuts the work that
+  // multiplies them. The grid dimensions that do not turn may change with such an axis.
   const bool wraps =
       std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; });
   std::vector<std::array<bool, 3>> turning = turning_dimensions(wanted_points);
-  if (wraps)
-    for (auto& launch : turning) launch = {true, true, true};
 
   Params best = start;
   std::uint64_t best_cost = *start_cost;

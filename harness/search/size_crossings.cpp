@@ -5,6 +5,7 @@
 
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/engine/runner.hpp"
+#include "gridfuzz/predictor.hpp"
 
 namespace gridfuzz {
 namespace {
@@ -45,6 +46,9 @@ std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, co
   }
   std::uint64_t threads = 0, threads_dim[3] = {0, 0, 0}, blocks = 0, blocks_dim[3] = {0, 0, 0}, block_threads = 0;
   for (const LaunchSpec& l : bound->plan(limits).launches) {
+    // A launch the device refuses runs no thread: its grid (a wrapped int32, say) is no size an
+    // index of the call covers.
+    if (!predict_launch(l, limits).accepted) continue;
     const std::uint64_t grid[3] = {l.grid.x, l.grid.y, l.grid.z}, block[3] = {l.block.x, l.block.y, l.block.z};
     for (int d = 0; d < 3; ++d) {
       threads_dim[d] = std::max(threads_dim[d], saturating_mul(grid[d], block[d]));
@@ -138,7 +142,17 @@ std::vector<ModelBoundary> size_crossings(const Kernel& k, const std::string& va
               s[i * n_thresholds + t] = width_applies(size.name, kSizeThresholds[t]) && size.value >= kSizeThresholds[t];
       return s;
     });
+    // Where the call is refused on one side, its launches' sizes vanish there (a refused launch
+    // runs nothing): that change is the model's boundary, planned as such, not a size crossing.
+    auto runs_at = [&](std::int64_t v) {
+      const auto p = valid_params_at(k, base, axis, v);
+      if (!p) return false;
+      const std::unique_ptr<BoundCase> bound = bind_case(k, *p, variant);
+      const LaunchPlan plan = bound->plan(limits);
+      return !plan.host_error && predict(plan, limits).accepted();
+    };
     for (const AxisChange& c : changes) {
+      if (!runs_at(c.at) || (c.at - axis.step >= axis.min && !runs_at(c.at - axis.step))) continue;
       const std::string& name = names[c.signal / n_thresholds];
       const std::string rule = "size:" + name + " >= " + threshold_text(kSizeThresholds[c.signal % n_thresholds]);
       ModelBoundary crossing{axis.name, name, c.at, rule, c.now};

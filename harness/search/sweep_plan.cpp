@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -12,6 +13,7 @@
 #include "gridfuzz/predictor.hpp"
 #include "gridfuzz/properties/boundary_gen.hpp"
 #include "gridfuzz/search/cheaper_crossing.hpp"
+#include "gridfuzz/search/repeated_crossings.hpp"
 #include "gridfuzz/search/size_crossings.hpp"
 
 namespace gridfuzz {
@@ -87,6 +89,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   std::array<std::size_t, 5> shapes_per_tier{};  // cases (shape x run variant) per SweepTier
   std::size_t shapes_left = 0, shapes_planned = 0;  // start shapes not planned / planned, by the deadline
   std::set<std::string> kernels_cut;
+  std::size_t repeated_left_out = 0;  // crossings another copy of which is planned
   const auto out_of_time = [&] { return options.plan_until && std::chrono::steady_clock::now() >= *options.plan_until; };
   for (const Kernel* k : kernels) {
     const auto axes = k->axes();
@@ -105,7 +108,12 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       int tier;
       Params params;
       std::set<std::string> skip;  // variants that test this point's crossing at a cheaper shape
+      std::optional<std::size_t> copy;  // its crossing's index in crossing_copies
     };
+    // The crossings planned, each with what it tests and costs, so that one found again (from
+    // another profile's shape, or further along the same axis) is left to the cheapest that test
+    // the same (below).
+    std::vector<CrossingCopy> crossing_copies;
     std::vector<Point> points;
     std::vector<Params> speed_points;  // the start shapes, for kSpeed
     std::set<std::string> every_axis;
@@ -119,7 +127,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       ++shapes_planned;
       speed_points.push_back(start.params);
       const bool from_defaults = start.label == "defaults";
-      points.push_back({from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params, {}});
+      points.push_back({from_defaults ? kDefaultBoundaries : kProfileBoundaries, start.params, {}, std::nullopt});
       // Each variant's crossings, each at its shape (cheaper_crossing.hpp): a big case's crossing at
       // its cheaper shape. A model boundary keeps the model's boundary: a profile's own value moves
       // only where every point keeps its blocks, turning grid dimensions and riskiest index. A size
@@ -133,14 +141,38 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       };
       std::vector<PlannedCrossing> crossings;
       const bool weigh = options.cheaper_crossing_above_bytes != UINT64_MAX;  // --crossings-as-found: nothing to weigh
+      // Whether the case at the crossing from `base` needs more device bytes than a crossing
+      // planned at every point may (then only its two sides are planned).
+      auto still_big = [&](const Params& base, const ModelBoundary& b) {
+        Params turn = base;
+        turn.set(b.axis, std::to_string(b.first_bad));
+        return !k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes;
+      };
       auto add_crossings = [&](const std::vector<ModelBoundary>& found, int tier, const std::string& variant) {
         for (const ModelBoundary& b : found) {
           if (start.fixed_axes.contains(b.axis)) continue;  // a profile's own values are not moved
           const bool size_tier = tier == kDefaultSizes || tier == kProfileSizes;
-          Params base = weigh ? cheaper_crossing_start(*k, variant, start.params, b, limits,
-                                                       size_tier ? std::set<std::string>{} : start.fixed_axes,
-                                                       options.cheaper_crossing_above_bytes)
-                              : start.params;
+          const std::set<std::string> model_axes = size_tier ? std::set<std::string>{} : start.fixed_axes;
+          if (!weigh) {
+            crossings.push_back({tier, b, start.params, variant});
+            continue;
+          }
+          // A crossing still big at its cheaper shape is planned at its two sides only (below), so
+          // its shape is chosen for those two points: a wrap two steps past it (planned only for a
+          // small crossing) holds no axis of it.
+          Params base = cheaper_crossing_start(*k, variant, start.params, b, limits, model_axes,
+                                               options.cheaper_crossing_above_bytes);
+          ModelBoundary sides = b;
+          sides.before = std::min(b.before, 1);
+          sides.after = std::min(b.after, 0);
+          if ((sides.before != b.before || sides.after != b.after) && still_big(base, b)) {
+            Params at_sides = cheaper_crossing_start(*k, variant, start.params, sides, limits, model_axes,
+                                                     options.cheaper_crossing_above_bytes);
+            if (still_big(at_sides, sides)) {
+              crossings.push_back({tier, std::move(sides), std::move(at_sides), variant});
+              continue;
+            }
+          }
           crossings.push_back({tier, b, std::move(base), variant});
         }
       };
@@ -171,8 +203,14 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       for (PlannedCrossing& c : crossings) {
         const Key key{c.b.axis, c.b.first_bad};
         if (c.base == start.params || !stays.contains(key)) continue;
-        Params strict = cheaper_crossing_start(*k, c.variant, start.params, c.b, limits, every_axis,
-                                               options.cheaper_crossing_above_bytes);
+        // A size crossing is model-blind: its cheaper shape (the axes its size does not depend on
+        // lowered, the predictions kept at every point) tests it wherever another variant's wrap
+        // holds the start shape. A model boundary moves only with the model's boundary kept for
+        // every axis.
+        const bool size_tier = c.tier == kDefaultSizes || c.tier == kProfileSizes;
+        Params strict = size_tier ? c.base
+                                  : cheaper_crossing_start(*k, c.variant, start.params, c.b, limits, every_axis,
+                                                           options.cheaper_crossing_above_bytes);
         if (strict == start.params || stays[key].contains(c.variant)) {
           c.base = start.params;  // runs the start shape's points, as every variant does
           held[key].insert(c.variant);
@@ -189,13 +227,27 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
       // it would skip the start shape's. Else it runs that crossing twice, at the wrap's shape and at
       // its own (evidence/2026-12-03-h200-wrap-crossings, run2: gguf.moe_vec fixed at 381300 tokens).
       std::map<std::size_t, std::set<std::string>> wrap_skip;  // index in crossings -> variants
+      // The size crossings each variant found here: (variant, axis, first bad value, rule).
+      std::set<std::tuple<std::string, std::string, std::int64_t, std::string>> size_found;
+      for (const PlannedCrossing& c : crossings)
+        if (c.tier == kDefaultSizes || c.tier == kProfileSizes) size_found.insert({c.variant, c.b.axis, c.b.first_bad, c.b.rule});
+      // Crossings that stand in for another's points (a variant skips those because it tests the
+      // point here): never left out as a repeat, or the point would go untested for it.
+      std::set<std::size_t> stand_ins;
+      for (std::size_t i = 0; i < crossings.size(); ++i) {
+        const PlannedCrossing& c = crossings[i];
+        const Key key{c.b.axis, c.b.first_bad};
+        if (c.base != start.params && stays.contains(key) && moves_away[key].contains(c.variant)) stand_ins.insert(i);
+      }
       if (weigh) {
         std::map<Key, std::vector<std::size_t>> at_key;
         for (std::size_t i = 0; i < crossings.size(); ++i) at_key[{crossings[i].b.axis, crossings[i].b.first_bad}].push_back(i);
         std::map<std::size_t, bool> strict_kept;  // crossing -> its shape keeps the boundary for every axis
+        // A size crossing's own shape tests it (model-blind, as above).
         auto kept_for_every_axis = [&](std::size_t i) {
           if (const auto it = strict_kept.find(i); it != strict_kept.end()) return it->second;
           const PlannedCrossing& c = crossings[i];
+          if (c.tier == kDefaultSizes || c.tier == kProfileSizes) return strict_kept[i] = true;
           const bool kept = cheaper_crossing_start(*k, c.variant, start.params, c.b, limits, every_axis,
                                                    options.cheaper_crossing_above_bytes) == c.base;
           return strict_kept[i] = kept;
@@ -212,6 +264,8 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
           }
           for (const auto& [variant, skips] : elsewhere)
             if (skips) wrap_skip[i].insert(variant);
+          for (const std::size_t j : at_key[{w.b.axis, w.b.first_bad}])
+            if (wrap_skip[i].contains(crossings[j].variant)) stand_ins.insert(j);
         }
       }
       for (std::size_t i = 0; i < crossings.size(); ++i) {
@@ -238,15 +292,83 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
           if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
             before = std::min(before, 1), after = std::min(after, 0);
         }
+        std::optional<std::size_t> copy;
+        if (options.repeated_size_crossings > 0) {
+          ModelBoundary planned = b;
+          planned.before = before;
+          planned.after = after;
+          Params turn = c.base;
+          turn.set(b.axis, std::to_string(b.first_bad));
+          const bool size_tier = c.tier == kDefaultSizes || c.tier == kProfileSizes;
+          // A size crossing is the same test from any start shape; a model boundary is the model's
+          // own, so only its repeats along one start shape's axis (an int32 product that wraps
+          // again and again) are copies of each other.
+          const std::string scope = size_tier ? "size" : "shape " + start.label;
+          copy = crossing_copies.size();
+          crossing_copies.push_back({scope + '|' + c.variant + '|' + b.axis + '|' + b.rule +
+                                         (b.becomes_bad ? "|up|" : "|down|") +
+                                         crossing_points_line(*k, c.variant, c.base, planned, limits),
+                                     k->check(turn) ? 0 : case_device_bytes(*k, turn),
+                                     size_tier ? options.repeated_size_crossings : 1,
+                                     c.tier == kDefaultSizes || stand_ins.contains(i)});
+        }
+        // A model boundary is one variant's: a variant the model predicts the same for at every
+        // point (a fix beside its broken twin) is run where the twin is first broken (the last bad
+        // point where the prediction turns good again), not at the points around it, which test
+        // the twin's side of its boundary (docs/MODELS.md, "Repeated crossings").
+        // Where the twin itself is refused on both sides (only an index that cannot run changes),
+        // nothing of its boundary shows, and the steady variants run none of its points. And a
+        // variant the model predicts to fail the same way at every point of a crossing (refused by
+        // the same rule, whatever wraps behind it, or the same index wrapping in the same launches,
+        // on both sides) runs none of them, in any tier:
+        // the failure already there hides what the crossing would show; its own boundary, where it
+        // starts to fail (or fails otherwise), is planned where it turns.
+        std::set<std::string> steady, others, failing;
+        const std::int64_t twin_first_broken = b.becomes_bad ? 0 : -1;
+        bool twin_shows = true;  // the twin's boundary shows at its points
+        if (options.repeated_size_crossings > 0) {
+          ModelBoundary planned = b;
+          planned.before = before;
+          planned.after = after;
+          for (const std::string& v : variants)
+            if (fails_at_every_point(*k, v, c.base, planned, limits) &&
+                steady_across(*k, v, c.base, planned, limits, /*as_observed=*/true))
+              failing.insert(v);
+          if (c.tier == kDefaultBoundaries || c.tier == kProfileBoundaries) {
+            // Another variant whose own prediction changes here has its own boundary here, planned
+            // (or left out as a repeat) as its own: it runs the points of that one only.
+            for (const std::string& v : variants)
+              if (v != c.variant) (steady_across(*k, v, c.base, planned, limits) ? steady : others).insert(v);
+            twin_shows = !steady_across(*k, c.variant, c.base, planned, limits, true);
+          }
+        }
+        skip.insert(failing.begin(), failing.end());
+        skip.insert(others.begin(), others.end());
+        // A size crossing is run by the variants whose own call has that size crossing that width
+        // there: a buffer all variants share, by all; a size of one variant's launches, by it alone.
+        if (options.repeated_size_crossings > 0 && (c.tier == kDefaultSizes || c.tier == kProfileSizes))
+          for (const std::string& v : variants)
+            if (!size_found.contains({v, b.axis, b.first_bad, b.rule})) skip.insert(v);
         for (std::int64_t d = -before; d <= after; ++d) {
           const std::int64_t v = b.first_bad + d * axis->step;
           if (v < axis->min || v > axis->max) continue;
           Params p = c.base;
           p.set(b.axis, std::to_string(v));
-          points.push_back({c.tier, std::move(p), skip});
+          std::set<std::string> point_skip = skip;
+          if (!twin_shows || d != twin_first_broken) point_skip.insert(steady.begin(), steady.end());
+          points.push_back({c.tier, std::move(p), std::move(point_skip), copy});
         }
       }
     }
+    // A crossing that another already tests (the same variant, axis and rule, the same predictions
+    // at every point) is planned at the cheapest copies only: a profile's size crossing is
+    // model-blind, and the profiles' shapes repeat it dozens of times at full model widths; a model
+    // boundary that recurs along its axis (legacy's int32 grid wraps to zero, then to a refused, then
+    // to an accepted wrong grid, again every 2^32 elements) is planned where it first occurs. That
+    // is where the time went (docs/MODELS.md, "Repeated crossings").
+    const std::vector<bool> repeated = repeated_crossings(crossing_copies);
+    repeated_left_out += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), true));
+    std::erase_if(points, [&](const Point& p) { return p.copy && repeated[*p.copy]; });
     // Valid points, once each (at their most telling tier), that fit in the device's memory. A
     // point planned more than once skips only the variants every one of its plans skips.
     std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.tier < b.tier; });
@@ -319,6 +441,11 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
     plan.notes.push_back(std::to_string(plan.cheaper_crossings) + " crossing(s) of cases over " +
                          std::to_string(options.cheaper_crossing_above_bytes >> 20) +
                          " MiB planned with the axes they do not depend on lowered (docs/MODELS.md)");
+  if (repeated_left_out > 0)
+    plan.notes.push_back(std::to_string(repeated_left_out) + " repeated crossing(s) left out: a size crossing is planned " +
+                         "at the " + std::to_string(options.repeated_size_crossings) +
+                         " cheapest shape(s) that test it, a model boundary where it first occurs along its axis " +
+                         "(docs/MODELS.md, \"Repeated crossings\")");
   if (shapes_left > 0) {
     std::string names;
     for (const std::string& n : kernels_cut) names += (names.empty() ? "" : ", ") + n;

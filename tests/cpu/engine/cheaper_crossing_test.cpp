@@ -24,12 +24,15 @@ namespace {
 class GemmCase final : public test::HostOnlyCase {
  public:
   // x_index: the plan declares x's index, tokens * cols - 1, in this type (none: not declared).
+  // tokens_on_x: tokens on grid.x (to 2^31 - 1) and the rows' blocks on grid.y, so a launch runs
+  // far past 65535 tokens.
   GemmCase(std::uint64_t tokens, std::uint64_t rows, std::uint64_t cols, bool int32_out,
-           std::optional<IndexType> x_index = std::nullopt)
-      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out), x_index_(x_index) {}
+           std::optional<IndexType> x_index = std::nullopt, bool tokens_on_x = false)
+      : tokens_(tokens), rows_(rows), cols_(cols), int32_out_(int32_out), x_index_(x_index), tokens_on_x_(tokens_on_x) {}
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
-    plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
+    if (tokens_on_x_) plan.launches.push_back({"gemm", {tokens_, (rows_ + 63) / 64, 1}, {64, 1, 1}});
+    else plan.launches.push_back({"gemm", {(rows_ + 63) / 64, tokens_, 1}, {64, 1, 1}});
     if (int32_out_) plan.indices.push_back({"out_index", static_cast<u128>(tokens_) * rows_ - 1, IndexType::int32});
     if (x_index_) plan.indices.push_back({"x_index", static_cast<u128>(tokens_) * cols_ - 1, *x_index_});
     return plan;
@@ -44,18 +47,21 @@ class GemmCase final : public test::HostOnlyCase {
   std::uint64_t tokens_, rows_, cols_;
   bool int32_out_;
   std::optional<IndexType> x_index_;
+  bool tokens_on_x_;
 };
 
 class GemmKernel : public Kernel {
  public:
   // int32_out: the output is indexed by tokens * rows in int32 (wraps past 2^31 elements).
-  explicit GemmKernel(bool int32_out = false) : int32_out_(int32_out) {}
+  // tokens_on_x: the launch takes tokens on grid.x (GemmCase), so it is not refused past 65535.
+  explicit GemmKernel(bool int32_out = false, bool tokens_on_x = false)
+      : int32_out_(int32_out), tokens_on_x_(tokens_on_x) {}
   // Variants: `int32` forms the output index in int32, `int32_x` x's index too, `wide` the
   // output's in 64 bits, `wide_x` too and declares x's 64-bit index; rows by default `rows` (one
   // not a power of two puts the int32 index's wrap and the output's 2^31 elements at one token
   // count).
   static GemmKernel int32_and_wide(std::string rows) {
-    GemmKernel k;
+    GemmKernel k(false, /*tokens_on_x=*/true);
     k.variants_ = {"int32", "int32_x", "wide", "wide_x"};
     k.rows_ = std::move(rows);
     return k;
@@ -74,11 +80,12 @@ class GemmKernel : public Kernel {
     if (variant == "int32_x") x_index = IndexType::int32;
     if (variant == "wide_x") x_index = IndexType::int64;
     return std::make_unique<GemmCase>(p.get_u64("tokens"), p.get_u64("rows"), p.get_u64("cols"),
-                                      variant.starts_with("int32") || (variant == "only" && int32_out_), x_index);
+                                      variant.starts_with("int32") || (variant == "only" && int32_out_), x_index,
+                                      tokens_on_x_);
   }
 
  private:
-  bool int32_out_;
+  bool int32_out_, tokens_on_x_;
   std::vector<std::string> variants_{"only"};
   std::string rows_ = "4096";
 };
@@ -228,7 +235,7 @@ TEST(CheaperCrossing, ThePlanTestsEachBigCrossingAtItsCheaperShape) {
 }
 
 TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
-  GemmKernel k(/*int32_out=*/true);
+  GemmKernel k(/*int32_out=*/true, /*tokens_on_x=*/true);
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
   // The wrap of tokens * rows - 1 at 524289 tokens keeps rows (the wrapping index's), where the
@@ -245,7 +252,8 @@ TEST(CheaperCrossing, ACrossingStillBigIsPlannedAtItsTwoSidesOnly) {
   EXPECT_FALSE(planned.contains("524290"));
   EXPECT_FALSE(planned.contains("524291"));
   // As found, every point of the crossing is planned: the two-point rule is what left them out.
-  const std::set<std::string> as_found = tokens_at_start(plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX}));
+  const std::set<std::string> as_found = tokens_at_start(
+      plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX, .repeated_size_crossings = 0}));
   EXPECT_TRUE(as_found.contains("524290"));
   EXPECT_TRUE(as_found.contains("524291"));
 }
@@ -272,8 +280,9 @@ TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheape
   ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, every_axis).get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, {}).get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide_x", start, out31, limits, every_axis), start);
-  // So int32 and wide test that crossing at cols 32 only; int32_x and wide_x at the start shape,
-  // and the cheap points too (every variant runs every point it does not skip).
+  // So int32, wide and wide_x test that crossing at cols 32 only (wide_x's size crossing is
+  // model-blind: its cheaper shape tests it); int32_x at the start shape (there the wrap it
+  // reports turns from x's index to the output's) and at the cheap points too.
   std::map<std::string, std::set<std::string>> cols_at_crossing;  // by variant
   const SweepPlan plan = plan_sweep({&k}, limits);
   for (const SweepTarget& t : plan.targets)
@@ -283,7 +292,15 @@ TEST(CheaperCrossing, WhereOneVariantsCrossingStaysAtItsStartAnotherRunsItCheape
   EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32"}));
   EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
   EXPECT_EQ(cols_at_crossing["int32_x"], (std::set<std::string>{"32", "8192"}));
-  EXPECT_EQ(cols_at_crossing["wide_x"], (std::set<std::string>{"32", "8192"}));
+  EXPECT_EQ(cols_at_crossing["wide_x"], (std::set<std::string>{"32"}));
+  // As found, every variant runs the start shape's points too.
+  std::map<std::string, std::set<std::string>> as_found;
+  const SweepPlan all = plan_sweep({&k}, limits, {.cheaper_crossing_above_bytes = UINT64_MAX, .repeated_size_crossings = 0});
+  for (const SweepTarget& t : all.targets)
+    for (const Case& c : t.boundary_cases)
+      if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611") as_found[t.variant].insert(c.params.get("cols"));
+  for (const char* variant : {"int32", "int32_x", "wide", "wide_x"})
+    EXPECT_EQ(as_found[variant], (std::set<std::string>{"8192"})) << variant;
 }
 
 namespace {
@@ -337,21 +354,23 @@ TEST(CheaperCrossing, AVariantTestedAtItsOwnShapeSkipsTheMovedShapeOfAWrapAtTheS
   const QuantizedGemmKernel k;
   const DeviceLimits limits = *device_preset("sm_90");
   const Params start = Params::defaults(k.axes());
-  // Both crossings turn at 532611 tokens (2^31 / 4032). The int32 variant's wrap keeps every grid
-  // dimension, so cols (the quantize launch's grid.y) stays; only the banks go. The wide variant's
+  // Both crossings turn at 532611 tokens (2^31 / 4032). The int32 variant's wrap keeps its
+  // wrapping index's largest value, tokens * rows - 1, which neither cols (the quantize launch's
+  // grid.y, not the crossing's turning dimension) nor the banks enter: both go. The wide variant's
   // output-size crossing keeps its model's boundary for every axis at cols 32 and one bank.
   const ModelBoundary wrap = find(model_boundaries(k, "int32", start, limits), "wrap:out_index");
   const ModelBoundary out31 = find(size_crossings(k, "wide", start, limits), "size:buffer out elements >= 2^31");
   ASSERT_EQ(wrap.first_bad, 532611);
   ASSERT_EQ(out31.first_bad, 532611);
   const Params wrap_shape = cheaper_crossing_start(k, "int32", start, wrap, limits, {});
-  EXPECT_EQ(wrap_shape.get("cols"), "8192");
+  EXPECT_EQ(wrap_shape.get("cols"), "32");
   EXPECT_EQ(wrap_shape.get("banks"), "1");
+  EXPECT_EQ(wrap_shape.get("rows"), "4032") << "the wrapping index's own axis stays";
   const std::set<std::string> every_axis{"tokens", "rows", "cols", "banks"};
   const Params wide_shape = cheaper_crossing_start(k, "wide", start, out31, limits, every_axis);
   ASSERT_EQ(wide_shape.get("cols"), "32");
   ASSERT_EQ(cheaper_crossing_start(k, "wide", start, out31, limits, {}), wide_shape);
-  // So wide runs that crossing at cols 32 only, not at the wrap's shape as well; int32 at both.
+  // So both run that crossing at cols 32 only.
   std::map<std::string, std::set<std::string>> cols_at_crossing;  // by variant
   const SweepPlan plan = plan_sweep({&k}, limits);
   for (const SweepTarget& t : plan.targets)
@@ -359,5 +378,5 @@ TEST(CheaperCrossing, AVariantTestedAtItsOwnShapeSkipsTheMovedShapeOfAWrapAtTheS
       if (c.params.get("tokens") == "532610" || c.params.get("tokens") == "532611")
         cols_at_crossing[t.variant].insert(c.params.get("cols"));
   EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
-  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32", "8192"}));
+  EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32"}));
 }

@@ -30,8 +30,8 @@ inline constexpr std::uint64_t kCheaperCrossingAboveBytes = std::uint64_t{1} << 
 // dimension that turns along the crossing, and the riskiest index (its name and largest value).
 // So a GEMV at a model's 10^5 tokens keeps its turning grid and its largest index, and loses
 // the rows or columns that only multiply its work. Where a planned point predicts a wrapping
-// index (whether a wrap shows depends on the addresses it reaches), every axis is held so, with
-// every grid dimension kept and each wrapping index's largest value. `start` itself when the case
+// index (whether a wrap shows depends on the addresses it reaches), every axis is held so, and
+// each wrapping index keeps its largest value: only an axis none of them depends on moves. `start` itself when the case
 // at first_bad needs at most `above_bytes`, or when no axis can move.
 Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, const Params& start,
                               const ModelBoundary& crossing, const DeviceLimits& limits,
@@ -42,5 +42,26 @@ Params cheaper_crossing_start(const Kernel& kernel, const std::string& variant, 
 // then cheaper_crossing_start held every axis to the model's boundary.
 bool crossing_has_wrap(const Kernel& kernel, const std::string& variant, const Params& start,
                        const ModelBoundary& crossing, const DeviceLimits& limits);
+
+// What the model predicts at each planned point of `crossing` from `start`, as one line: per point
+// whether it is a case, its outcome and index wrap, the launches' distinct names (their count aside:
+// a chunked call issues more chunks at a bigger shape) and, for a size crossing, the size's side of
+// its width. Two crossings of one variant with the same rule and the same line test the same
+// thing at different shapes (repeated_crossings.hpp).
+std::string crossing_points_line(const Kernel& kernel, const std::string& variant, const Params& start,
+                                 const ModelBoundary& crossing, const DeviceLimits& limits);
+
+// Whether the model predicts the same for `variant` at every planned point of `crossing` from
+// `start` (outcome, index wrap, the launches' distinct names): the crossing is another variant's,
+// and this one is steady across it. `as_observed`: a refused call (or a host error) compares by its
+// outcome alone, since nothing runs there for a wrap to show.
+bool steady_across(const Kernel& kernel, const std::string& variant, const Params& start, const ModelBoundary& crossing,
+                   const DeviceLimits& limits, bool as_observed = false);
+
+// Whether the model predicts a failure for `variant` at every valid planned point of `crossing`
+// from `start` (a refused launch, a host error or a wrapping index at each): a failure already
+// there hides whatever the crossing would show.
+bool fails_at_every_point(const Kernel& kernel, const std::string& variant, const Params& start,
+                          const ModelBoundary& crossing, const DeviceLimits& limits);
 
 }  // namespace gridfuzz

@@ -23,7 +23,7 @@ struct CallSize {
 };
 
 // The sizes of the call at `p`: every buffer's element count and byte size; over the planned
-// launches the largest total thread count (grid x block), per-dimension thread count
+// launches the device accepts (a refused one runs no thread) the largest total thread count (grid x block), per-dimension thread count
 // (grid.d x block.d), total block count, block count per dimension and threads per block.
 // Products saturate at 2^64-1.
 std::vector<CallSize> call_sizes(const Kernel& kernel, const std::string& variant, const Params& p,
@@ -50,7 +50,9 @@ std::vector<std::string> sized_axes(const Kernel& kernel, const std::string& var
 // For each integer axis not in `skip_axes` (the others at `base`), every value at which one of
 // call_sizes(), the axis' own value ("axis a", for a sized axis) or its product with another of
 // sized_axes() ("axes a*b") crosses one of kSizeThresholds (rule "size:<name> >= 2^16";
-// becomes_bad is true on the way up). Byte sizes are watched at 2^31 and 2^32 only.
+// becomes_bad is true on the way up). Byte sizes are watched at 2^31 and 2^32 only. A change
+// where the call is refused (or its host code fails) on either side is the model's boundary, not a
+// size crossing, and is left out.
 std::vector<ModelBoundary> size_crossings(const Kernel& kernel, const std::string& variant, const Params& base,
                                           const DeviceLimits& limits,
                                             const std::set<std::string>& skip_axes = {});

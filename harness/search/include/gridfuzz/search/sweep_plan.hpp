@@ -63,6 +63,11 @@ struct SweepPlanOptions {
   // (cheaper_crossing.hpp), and one still over it there at its last value before and its first
   // after only; UINT64_MAX: every crossing at its start shape as found, at every point.
   std::uint64_t cheaper_crossing_above_bytes = kCheaperCrossingAboveBytes;
+  // Repeated crossings (the same variant, axis and rule, the same predictions at every point):
+  // a size crossing found from several start shapes is planned at this many of them, the
+  // defaults' first, then the cheapest; a model boundary that recurs along one start shape's axis
+  // where it first occurs. 0: every crossing as often as it is found (--crossings-as-found).
+  std::size_t repeated_size_crossings = 2;
   // Every case's launches planned and predicted for its CaseSize (threads, outcome), as
   // `sweep --order cost` prices them; without, a CaseSize holds the bytes alone.
   bool sizes = false;
