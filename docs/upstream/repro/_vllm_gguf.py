@@ -110,7 +110,7 @@ def align(topk_ids, block_size, num_experts, vllm_sizes=False):
     expert's run padded to block_size with topk_ids.numel(); one expert id per block of the padded
     list; the padded count. With vllm_sizes the arrays have the lengths vLLM allocates
     (numel + num_experts * (block_size - 1) ids, the rest sentinel; unused blocks' expert -1), which is
-    what ggml_moe_a8 puts on grid.y (sorted_token_ids.sizes()[0] / MOE_X, gguf_kernel.cu:315-320)."""
+    what ggml_moe_a8 puts on grid.y (sorted_token_ids.sizes()[0] / MOE_X, gguf_kernel.cu:316 for q4_0)."""
     dev = topk_ids.device
     flat = topk_ids.flatten().to(torch.int64)
     numel = flat.numel()
