@@ -10,7 +10,10 @@ The wheel's .so was built against a torch that has torch_exception_get_what_with
 on the H200 image's torch 2.11.0+cu130). Then load_ops() compiles the wheel's own csrc/ (shipped
 in the same wheel, unmodified: csrc/gguf/gguf_kernel.cu and csrc/torch_bindings.cpp) against the
 installed torch with nvcc, for this GPU's architecture only, into VLLM_GGUF_REPRO_CACHE (default
-~/.cache/vllm-gguf-repro), and loads that. Each script prints which of the two it runs.
+~/.cache/vllm-gguf-repro), and loads that. Each script prints which of the two it runs. The
+wheel does not carry its build flags; the rebuild uses -O3 --expt-relaxed-constexpr -DUSE_CUDA
+(no fast math), so its machine code may differ from the shipped .so's; the launch geometry, the
+int arithmetic and the tables are the sources'.
 (vLLM itself, when the .so does not load, silently takes the plugin's Triton kernels instead:
 vllm_gguf_plugin/ops.py:38-52; these reproductions are about the CUDA kernels.)
 """
