@@ -11,6 +11,10 @@ const std::vector<ModelProfile>& model_profiles() {
   static const std::vector<ModelProfile> profiles = {
       {"llama3-8b", "meta-llama/Meta-Llama-3-8B: hidden_size, vocab_size, intermediate_size", 4096, 128256, 14336},
       {"llama3-70b", "meta-llama/Meta-Llama-3-70B: hidden_size, vocab_size, intermediate_size", 8192, 128256, 28672},
+      // The one profile whose FFN input is wider than 32768: the q8_1 quantizers' int i_padded
+      // (vLLM's gguf_kernel.cu:41) wraps in a 65535-row tile only past that width.
+      {"llama3.1-405b", "meta-llama/Llama-3.1-405B: hidden_size, vocab_size, intermediate_size", 16384, 128256,
+       53248},
       {"qwen3-30b-a3b",
        "Qwen/Qwen3-30B-A3B: hidden_size, vocab_size, intermediate_size, num_experts, num_experts_per_tok, "
        "moe_intermediate_size",

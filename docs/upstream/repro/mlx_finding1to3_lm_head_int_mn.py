@@ -9,12 +9,15 @@ int M, N (mlx/backend/cuda/quantized/quantized.cpp:101-104; again qmm_utils.h:12
           next checked call (a sticky error: the process's CUDA context is lost).
 A control one token below each boundary passes.
 
-Pinned: MLX 846d176 (0.32.2); the released wheel nearest it is mlx-cuda-13 0.32.4 (pip install
-mlx mlx-cuda-13==0.32.4), an sm_80+ GPU with about 20 GB free (case 3: 10 GB).
+Pinned: MLX 846d176 (version.h 0.32.2); run with the PyPI wheels mlx==0.32.2 and mlx-cuda-13==0.32.2
+(their JIT sources of device/qmm_*.cuh are 846d176's; 0.32.4 has finding 6's fix), an sm_80+ GPU
+with about 20 GB free (case 3: 10 GB).
 Run: python mlx_finding1to3_lm_head_int_mn.py CASE   (CASE 1, 2 or 3; one per process)
-Expected when the bug is there: case 1 "tokens 16743: ok" then "tokens 16744: RuntimeError ...
-invalid argument"; case 2 the process ends by signal 8 (SIGFPE, exit status 136 in a shell);
-case 3 "tokens 134227: RuntimeError ... illegal memory access". Not run on the H200 yet.
+Prints when the bug is there: case 1 "tokens 16743: ok" then "tokens 16744: RuntimeError ...
+invalid argument"; case 2 nothing after "tokens 16384": the process ends by signal 8 (SIGFPE,
+exit status 136 in a shell); case 3 "tokens 134226: ok" then "tokens 134227: RuntimeError ...
+illegal memory access" (or, where the wrong offsets land in mapped memory, "ok" with wrong values).
+When fixed: every line "ok".
 """
 import sys
 
@@ -25,7 +28,9 @@ vocab, K, token_counts = CASES[sys.argv[1] if len(sys.argv) > 1 else "1"]
 w = (mx.random.normal((vocab, K)) * 0.02).astype(mx.bfloat16)
 wq, scales, biases = mx.quantize(w, group_size=64, bits=4)
 del w
+print(f"mlx {mx.__version__}, case {sys.argv[1] if len(sys.argv) > 1 else '1'}: vocab {vocab}, K {K}", flush=True)
 for tokens in token_counts:
+    print(f"tokens {tokens}", flush=True)
     x = (mx.random.normal((tokens, K)) * 0.1).astype(mx.bfloat16)
     try:
         y = mx.quantized_matmul(x, wq, scales, biases, transpose=True, group_size=64, bits=4)

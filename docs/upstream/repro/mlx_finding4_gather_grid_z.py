@@ -4,10 +4,10 @@ graph-node add is refused and MLX's check raises (device.cpp:348/356). mlx-lm's 
 at Qwen3-30B-A3B's shape (128 experts, top_k 8, expert rows 768, hidden 2048) reaches it at 8192
 prompt tokens.
 
-Pinned: MLX 846d176 (0.32.2); nearest wheel mlx-cuda-13 0.32.4; an sm_80+ GPU.
+Pinned: MLX 846d176 (version.h 0.32.2); run with the PyPI wheels mlx==0.32.2 and mlx-cuda-13==0.32.2; an sm_80+ GPU.
 Run: python mlx_finding4_gather_grid_z.py
-Expected when the bug is there: "tokens 8191: ok" then "tokens 8192: RuntimeError ... invalid argument".
-Not run on the H200 yet.
+Prints when the bug is there: "tokens 8191: ok" then "tokens 8192: RuntimeError ... invalid argument".
+When fixed: both "ok".
 """
 import mlx.core as mx
 

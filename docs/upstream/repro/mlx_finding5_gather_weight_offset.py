@@ -4,10 +4,10 @@ once an expert starts at or past 2^32 quantized values. At 128 experts x 8320 ro
 only expert 127 wraps (127 * 8320 * 4096 >= 2^32): its tokens are computed with other weights of
 the same buffer. No error is raised.
 
-Pinned: MLX 846d176 (0.32.2); nearest wheel mlx-cuda-13 0.32.4; an sm_80+ GPU with about 12 GB free.
+Pinned: MLX 846d176 (version.h 0.32.2); run with the PyPI wheels mlx==0.32.2 and mlx-cuda-13==0.32.2; an sm_80+ GPU with about 12 GB free.
 Run: python mlx_finding5_gather_weight_offset.py
-Expected when the bug is there: expert 126 max rel. error about 1e-2 or less (bf16 rounding),
-expert 127 an error of order 1 (other weights). Not run on the H200 yet.
+Prints when the bug is there: expert 126 an error of about 1e-2 or less (bf16 rounding), expert
+127 an error of order 1 (it read other weights). When fixed: both about 1e-2 or less.
 """
 import mlx.core as mx
 

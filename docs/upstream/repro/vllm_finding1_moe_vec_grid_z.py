@@ -7,8 +7,9 @@ Pinned: vllm-gguf-plugin 0.0.5 (torch >= 2.9, one CUDA GPU). Run: python vllm_fi
 Expected when the bug is there:
   tokens 8191: nonzero outputs ..., pending error: None
   tokens 8192: nonzero outputs 0 of ..., pending error: CUDA error: invalid argument (or similar)
-Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
-(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
+When fixed: tokens 8192 like 8191 (nearly all outputs nonzero, pending error: None).
+(_vllm_gguf.py loads the wheel's .so, or builds the wheel's csrc against the installed torch
+where that .so does not load, as with the H200 image's torch 2.11.0; it prints which.)
 """
 import torch
 from _vllm_gguf import GGML_TYPE_Q4_0, load_ops, next_launch_error, q4_0_weights

@@ -8,8 +8,11 @@ Run: python vllm_finding4_moe_mmq_expert_offset.py
 Expected when the bug is there:
   expert 130: ok (finite outputs)
   expert 131: CUDA error: an illegal memory access was encountered
-The second case ends the CUDA context, so it runs last. Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
-(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
+(or, where the wrapped address is mapped, "expert 131: ok" with wrong values: reads 2 GiB before
+the bank). When fixed: both "ok (finite outputs: True)".
+The second case ends the CUDA context, so it runs last.
+(_vllm_gguf.py loads the wheel's .so, or builds the wheel's csrc against the installed torch
+where that .so does not load, as with the H200 image's torch 2.11.0; it prints which.)
 """
 import torch
 from _vllm_gguf import GGML_TYPE_Q4_0, align, load_ops, q4_0_weights

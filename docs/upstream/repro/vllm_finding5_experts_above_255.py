@@ -7,8 +7,9 @@ Run: python vllm_finding5_experts_above_255.py
 Expected when the bug is there:
   expert 255: nonzero outputs 16384 of 16384   (or nearly all)
   expert 256: nonzero outputs 0 of 16384
-Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
-(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
+When fixed: expert 256 like expert 255.
+(_vllm_gguf.py loads the wheel's .so, or builds the wheel's csrc against the installed torch
+where that .so does not load, as with the H200 image's torch 2.11.0; it prints which.)
 """
 import torch
 from _vllm_gguf import GGML_TYPE_Q4_0, align, load_ops, q4_0_weights

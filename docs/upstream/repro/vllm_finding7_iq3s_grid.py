@@ -5,9 +5,10 @@ dequantize 3.3% too large. Compares the plugin's ggml_dequantize against gguf-py
 
 Pinned: vllm-gguf-plugin 0.0.5, gguf >= 0.17 (the plugin's own dependency), torch >= 2.9, a CUDA GPU.
 Run: python vllm_finding7_iq3s_grid.py
-Expected when the bug is there: some values differ, and their ratio plugin/gguf is 62/60 = 1.0333.
-Not run: on the H200 (2026-12-03) the wheel's .so did not load into torch 2.11.0
-(undefined symbol torch_exception_get_what_without_backtrace; docs/upstream/vllm-gguf.md).
+Prints when the bug is there: some values differ, all with ratio plugin/gguf 62/60 = 1.0333.
+When fixed (PR #136's table): "values differing: 0 of 16384; ratios plugin/gguf: []".
+(_vllm_gguf.py loads the wheel's .so, or builds the wheel's csrc against the installed torch
+where that .so does not load, as with the H200 image's torch 2.11.0; it prints which.)
 """
 import numpy as np
 import torch

@@ -51,6 +51,28 @@ TypeConstants type_constants(gguf::QuantType t) {
   throw std::invalid_argument(std::string("llama.cpp kernels are not built for ") + gguf::quant_traits(t).name);
 }
 
+namespace {
+
+// The weight block each thread reads, kbx_offset + i*stride_row_x + kbx, as mul_mat_vec_q
+// (mmvq.cu:713, 746) and mul_mat_vec_q_moe (:911, 923) form it: kbx_offset is declared `const int`
+// and made of uint32 products (channel_x*stride_channel_x + row0*stride_row_x, both strides
+// uint32 kernel arguments, :603-605, :856-858), the sum with the uint32 i*stride_row_x is again
+// uint32, and vec_dot_q_cuda takes it as `const int & kbx`: the block index is that value mod
+// 2^32 read as an int, so it wraps negative (a read before vx) once it reaches 2^31. Largest
+// value: the last block of the last row of the highest expert (its channel_x; one matrix without
+// ids), rows counted up to the last row block's end (rows_per_block rows from row0).
+IndexRange mmvq_weight_block_index(const gguf::MoeCallShape& s, std::uint64_t rows_per_block, bool moe_kernel) {
+  const std::uint64_t blocks_per_row = s.cols / static_cast<std::uint64_t>(type_constants(s.quant).qk);
+  const std::uint64_t row_end = (s.rows + rows_per_block - 1) / rows_per_block * rows_per_block;
+  const std::uint64_t matrices_before = s.dense ? 0 : s.experts - 1;  // channel_x up to experts - 1
+  const u128 last = static_cast<u128>(matrices_before) * s.rows * blocks_per_row + static_cast<u128>(row_end) * blocks_per_row - 1;
+  return {moe_kernel ? "weight block kbx_offset + i*stride_row_x + kbx (mmvq.cu:911, 923)"
+                     : "weight block kbx_offset + i*stride_row_x + kbx (mmvq.cu:713, 746)",
+          last, IndexType::int32, "blocks"};
+}
+
+}  // namespace
+
 std::int64_t padded_cols(std::int64_t cols) {
   return (cols + kMatrixRowPadding - 1) / kMatrixRowPadding * kMatrixRowPadding;  // GGML_PAD
 }
@@ -92,6 +114,7 @@ UpstreamCallPlan mmvq_plan(const gguf::MoeCallShape& s, const DeviceLimits& limi
     l.grid = {ceil_div(s.rows, 2), nchannels_dst, 1};
     l.block = {warp, ncols_dst, 1};
     plan.launches.push_back(l);
+    plan.indices.push_back(mmvq_weight_block_index(s, 2, true));  // c_rows_per_block 2
     return plan;
   }
   // The switch on ncols_dst (mmvq.cu:1175-1262) and calc_launch_params (mmvq.cu:999-1008).
@@ -113,6 +136,7 @@ UpstreamCallPlan mmvq_plan(const gguf::MoeCallShape& s, const DeviceLimits& limi
   l.grid = {ceil_div(s.rows, static_cast<std::uint64_t>(rpb)), nchannels_dst, 1};  // nsamples_dst = ne3 = 1
   l.block = {warp, static_cast<std::uint64_t>(nwarps), 1};
   plan.launches.push_back(l);
+  plan.indices.push_back(mmvq_weight_block_index(s, static_cast<std::uint64_t>(rpb), false));
   return plan;
 }
 

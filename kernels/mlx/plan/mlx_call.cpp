@@ -131,13 +131,16 @@ std::vector<IndexRange> kernel_ranges(Path path, const affine::MatmulShape& s, c
     }
     return r;
   }
-  // qmm_sm80_kernel (device/qmm_sm80.cuh:303-329): int layouts (m, k) : (k, 1), (n, k) : (k, 1),
-  // (m, n) : (n, 1), so an offset inside a batch slice (row*k + kk, col*k + kk, row*n + col) is
-  // an int; the slice itself is a pointer moved by l_coord*(m*n) (int), a_batch*(m*k) and
-  // b_batch*(n*k) (a_batch, b_batch uint32: unsigned 32-bit products; the dense weight's batch
-  // stride is 0), scales by b_batch*(n*k/group_size).
-  const int m = *static_cast<int*>(args[7]), n = *static_cast<int*>(args[8]), k = *static_cast<int*>(args[9]);
-  const bool broadcast_b = *static_cast<bool*>(args[11]);
+  // qmm_sm80_kernel (device/qmm_sm80.cuh:303-329) and qmm_naive_kernel (device/qmm_naive.cuh:
+  // 251-278, the same layouts through gemm_sm70.cuh:221-227's make_matrix_stride): int layouts
+  // (m, k) : (k, 1), (n, k) : (k, 1), (m, n) : (n, 1), so an offset inside a batch slice (row*k +
+  // kk, col*k + kk, row*n + col) is an int; the slice itself is a pointer moved by l_coord*(m*n)
+  // (int), a_batch*(m*k) and b_batch*(n*k) (a_batch, b_batch uint32: unsigned 32-bit products; the
+  // dense weight's batch stride is 0), scales by b_batch*(n*k/group_size). qmm_naive's arguments
+  // have global_scale before the indices (qmm_naive.cu:106-118), so m, n, k sit one later.
+  const std::size_t at = path == Path::qmm_naive ? 8 : 7;
+  const int m = *static_cast<int*>(args[at]), n = *static_cast<int*>(args[at + 1]), k = *static_cast<int*>(args[at + 2]);
+  const bool broadcast_b = *static_cast<bool*>(args[at + 4]);
   const u128 um = static_cast<std::uint32_t>(m), un = static_cast<std::uint32_t>(n), uk = static_cast<std::uint32_t>(k);
   const u128 x_slices = s.gather ? u128{s.x_batches} : grid_z;
   const u128 w_slices = broadcast_b ? 1 : (s.gather ? u128{s.experts} : grid_z);
@@ -170,7 +173,8 @@ void issue(Path path, const affine::MatmulShape& s, CallArrays& a, mc::cu::Devic
     l.spec.grid = {node.grid.x, node.grid.y, node.grid.z};
     l.spec.block = {node.block.x, node.block.y, node.block.z};
     l.spec.dynamic_smem_bytes = node.smem_bytes;
-    l.spec.smem_optin = node.smem_bytes > 48000;  // qmm_sm80.cu:90-93 raises the limit above 48000 bytes
+    // qmm_sm80.cu:90-93 raises the limit above 48000 bytes; qmm_naive.cu asks for no opt-in.
+    l.spec.smem_optin = path == Path::qmm_sm80 && node.smem_bytes > 48000;
     for (IndexRange& range : kernel_ranges(path, s, node, args)) call.indices.push_back(std::move(range));
     call.launches.push_back(l);
     if (sink) sink(l, args);
@@ -186,10 +190,17 @@ void issue(Path path, const affine::MatmulShape& s, CallArrays& a, mc::cu::Devic
     case Path::qmm_sm80:
       mc::qmm_sm80(a.x, a.w, a.scales, a.biases, a.lhs, a.rhs, a.out, s.bits, s.group_size, mode, encoder);
       return;
-    case Path::qmm_sm90:
     case Path::qmm_naive:
-      // Not built ahead of time (docs/upstream/mlx.md, "What is built"): one launch without a
-      // function, which Kernel::check turns into a clear refusal.
+      // MLX's host function runs (upstream/host_qmm_naive.cu): the launch has MLX's geometry and
+      // kernel name; no qmm_naive kernel is compiled ahead of time, so its function is null and
+      // Kernel::check refuses to run the case, naming the kernel.
+      mc::qmm_naive(a.x, a.w, a.scales, a.biases, std::nullopt, a.lhs, a.rhs, a.out, /*transpose=*/true, s.bits,
+                    s.group_size, mode, encoder);
+      return;
+    case Path::qmm_sm90:
+      // Not built (docs/upstream/mlx.md, "What is built": its host function needs MLX's copy
+      // primitives, qmm_sm90.cu:19-27, 137-138): one launch without geometry or function, which
+      // Kernel::check turns into a clear refusal.
       call.launches.push_back({nullptr, to_string(path), LaunchSpec{launch_name(path, s.gather), {}, {}, 0, false, {}}});
       return;
   }

@@ -1,8 +1,9 @@
 #pragma once
 // One MLX quantized matmul call (QuantizedMatmul or GatherQMM, affine mode, transposed weights as
 // mlx-lm uses them), run through MLX's own host code: upstream's supports_* predicates (qmm.cu),
-// make_problem_shape (qmm_utils.h) and the qmv / gather_qmv / qmm_sm80 host functions (qmv.cu,
-// qmm_sm80.cu), all compiled unmodified against the stand-ins of kernels/mlx/shim. Only the few
+// make_problem_shape (qmm_utils.h) and the qmv / gather_qmv / qmm_sm80 / qmm_naive host functions
+// (qmv.cu, qmm_sm80.cu, qmm_naive.cu), all compiled unmodified against the stand-ins of
+// kernels/mlx/shim (qmm_naive's kernels are not compiled: its launches have no function). Only the few
 // lines of eval_gpu that pick among them (quantized.cpp:101-131 and :171-262; eval_gpu needs
 // MLX's Primitive and streams) are reproduced, in mlx_call.cpp, line for line.
 //

@@ -15,7 +15,9 @@
 #      "## The gate: `gridfuzz diff`").
 #   4. docs/ holds guides only (issue 27): no folder gpu-runs/, perf-runs/ or baselines/ in it, and
 #      no raw file (*.log, *.csv, *.txt, *.sh, *.json, *.tgz). Dated runs, raw logs and job
-#      scripts belong in evidence/, the gate's baselines in baselines/.
+#      scripts belong in evidence/, the gate's baselines in baselines/. The one exception is
+#      docs/upstream/repro/*.sh: the reproductions' runner, which goes with the upstream findings
+#      (a script that reproduces them, not a record of a run).
 # This file itself is not checked: it has to spell the patterns out.
 set -uo pipefail
 
@@ -121,6 +123,7 @@ check_tree() {
   # Rule 4.
   for file in "${files[@]}"; do
     [[ "$file" == docs/* ]] || continue
+    [[ "$file" =~ ^docs/upstream/repro/[^/]+\.sh$ ]] && continue
     if [[ "/$file" =~ /(gpu-runs|perf-runs|baselines)/ || "$file" =~ \.(log|csv|txt|sh|json|tgz)$ ]]; then
       echo "$file: docs/ holds guides only: dated runs, raw logs and job scripts go to evidence/, baselines to baselines/"
       bad=1

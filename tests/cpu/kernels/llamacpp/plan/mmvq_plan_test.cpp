@@ -5,6 +5,7 @@
 
 #include "gridfuzz/device/plan_vs_recorded.hpp"
 #include "gridfuzz/llamacpp/register.hpp"
+#include "gridfuzz/predictor.hpp"
 #include "gridfuzz/registry.hpp"
 #include "plan/upstream_call_plan.hpp"
 
@@ -96,6 +97,60 @@ TEST(LlamacppMmvqPlan, DenseVectorsPickNwarpsAndAssertPastEight) {
   const UpstreamCallPlan p = mmvq_plan(s, h200());
   ASSERT_TRUE(p.host_error);
   EXPECT_NE(p.host_error->find("mmvq.cu:1086"), std::string::npos);
+}
+
+// The weight block index kbx_offset + i*stride_row_x + kbx (mmvq.cu:713/746, moe :911/923): an
+// int made of uint32 products, so it wraps once the bank holds 2^31 blocks up to the last row
+// block's end. Every expected value is experts x rows x blocks per row - 1.
+IndexRange weight_block(const UpstreamCallPlan& p) {
+  for (const IndexRange& r : p.indices)
+    if (r.name.rfind("weight block", 0) == 0) return r;
+  ADD_FAILURE() << "no weight block index";
+  return {};
+}
+
+Prediction predicted(const UpstreamCallPlan& p) {
+  LaunchPlan plan;
+  plan.launches = p.launches;
+  plan.host_error = p.host_error;
+  plan.indices = p.indices;
+  return predict(plan, h200());
+}
+
+TEST(LlamacppMmvqPlan, WeightBlockIndexOfDeepSeekV3FitsFarBelowInt) {
+  for (const std::uint64_t tokens : {1u, 2u, 8u}) {  // mul_mat_vec_q with ids (1 token), the moe kernel (2-8)
+    const UpstreamCallPlan p = mmvq_plan(moe(tokens, 2048, 7168, QuantType::q4_0), h200());
+    const IndexRange r = weight_block(p);
+    EXPECT_EQ(r.max_value, u128{256} * 2048 * (7168 / 32) - 1) << tokens;
+    EXPECT_EQ(r.type, IndexType::int32);
+    EXPECT_NE(r.name.find(tokens == 1 ? "mmvq.cu:713" : "mmvq.cu:911"), std::string::npos) << r.name;
+    EXPECT_EQ(predicted(p).index_wrap(), "safe");
+  }
+}
+
+TEST(LlamacppMmvqPlan, WeightBlockIndexWrapsAtTwoTo31BlocksOfTheBank) {
+  // 4096 experts of 2048 x 8192 q4_0: 4096 * 2048 * 256 = 2^31 blocks, the last one 2^31 - 1: fits.
+  for (const std::uint64_t tokens : {1u, 2u}) {
+    MoeCallShape s = moe(tokens, 2048, 8192, QuantType::q4_0);
+    s.experts = 4096;
+    EXPECT_EQ(weight_block(mmvq_plan(s, h200())).max_value, (u128{1} << 31) - 1);
+    EXPECT_EQ(predicted(mmvq_plan(s, h200())).index_wrap(), "safe");
+    s.cols = 8224;  // one more q4_0 block per row: past 2^31, the index reads before the bank
+    const UpstreamCallPlan p = mmvq_plan(s, h200());
+    EXPECT_EQ(weight_block(p).max_value, u128{4096} * 2048 * 257 - 1);
+    EXPECT_EQ(predicted(p).index_wrap().rfind("wrap:weight block", 0), 0u) << predicted(p).index_wrap();
+  }
+  // K-quants hold 256 values a block: the same bank in q4_K is 8 times further from the bound.
+  MoeCallShape k = moe(2, 2048, 8192, QuantType::q4_K);
+  k.experts = 4096;
+  EXPECT_EQ(weight_block(mmvq_plan(k, h200())).max_value, u128{4096} * 2048 * 32 - 1);
+}
+
+TEST(LlamacppMmvqPlan, WeightBlockIndexCountsTheRowsTheLastRowBlockReads) {
+  // The moe kernel reads c_rows_per_block = 2 rows from row0 without a row check (mmvq.cu:921-923),
+  // so 2047 rows read up to row 2047: the index runs to the end of a 2048-row block.
+  const UpstreamCallPlan p = mmvq_plan(moe(2, 2047, 7168, QuantType::q4_0), h200());
+  EXPECT_EQ(weight_block(p).max_value, u128{255} * 2047 * 224 + u128{2048} * 224 - 1);
 }
 
 TEST(LlamacppMmvqPlan, TypesOutsideTheBuildAreRefused) {

@@ -148,6 +148,34 @@ TEST(VllmQuantizePlan, UpstreamTileOffsetWrapsChunkedNever) {
   EXPECT_EQ(q->plan(params_for(*q, "rows=200000,cols=7168"), "upstream", sm90()).launches.size(), 4u);  // 65535-row tiles
 }
 
+// The quantizer's i_padded = iy * kx_padded + ix (gguf_kernel.cu:41, an int inside the kernel,
+// gridfuzz's q8_1_output_index): a tile of R rows wraps it once R * kx_padded > 2^31. Tiles hold
+// at most 65535 rows, so it cannot wrap at 32768 columns or fewer (65535 * 32768 < 2^31), only
+// from the next padded width, 33280, at 64528 rows; at llama3.1-405b's FFN input (53248 columns,
+// a profile of the sweep) from 40330 rows. The chunked fix tiles on the host only: it keeps it.
+TEST(VllmQuantizePlan, IPaddedWrapsOnlyPastCols32768) {
+  const auto q = make_quantize_q8_1_kernel();
+  for (const char* variant : {"upstream", "chunked"}) {
+    EXPECT_TRUE(index_named(*q, variant, "rows=65535,cols=32768", "q8_1_output_index").safe) << variant;
+    EXPECT_TRUE(index_named(*q, variant, "rows=1000000,cols=32768", "q8_1_output_index").safe) << variant;
+    EXPECT_TRUE(index_named(*q, variant, "rows=64527,cols=32769", "q8_1_output_index").safe) << variant;
+    EXPECT_FALSE(index_named(*q, variant, "rows=64528,cols=32769", "q8_1_output_index").safe) << variant;
+    EXPECT_TRUE(index_named(*q, variant, "rows=40329,cols=53248", "q8_1_output_index").safe) << variant;
+    const IndexVerdict wrapped = index_named(*q, variant, "rows=40330,cols=53248", "q8_1_output_index");
+    EXPECT_FALSE(wrapped.safe) << variant;
+    EXPECT_EQ(wrapped.max_value, u128{40330} * 53248 - 1) << variant;
+  }
+  EXPECT_EQ(predict_for(*q, "upstream", "rows=40330,cols=53248").index_wrap(), "wrap:q8_1_output_index");
+  // vllm.mmvq quantizes its vectors with the same kernel: at the profile's ffn.down shape the
+  // sweep crosses nvecs there, in both variants.
+  const auto mmvq = make_mmvq_kernel();
+  for (const char* variant : {"upstream", "chunked"}) {
+    EXPECT_EQ(predict_for(*mmvq, variant, "rows=16384,cols=53248,nvecs=40329").index_wrap(), "safe") << variant;
+    EXPECT_EQ(predict_for(*mmvq, variant, "rows=16384,cols=53248,nvecs=40330").index_wrap(), "wrap:q8_1_output_index")
+        << variant;
+  }
+}
+
 RC_GTEST_PROP(VllmMoeVecPlan, ChunkedIsNeverRefused, ()) {
   const auto tokens = *rc::gen::inRange<std::uint64_t>(1, 1u << 22);
   const auto top_k = *rc::gen::inRange<std::uint64_t>(1, 65);
