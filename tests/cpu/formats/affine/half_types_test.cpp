@@ -228,5 +228,21 @@ TEST(Dtype, NamesAndPatterns) {
   EXPECT_EQ(round_to_dtype(1.0f + 0x1p-9f, Dtype::float32), 1.0f + 0x1p-9f);
 }
 
+// Scales and biases are stored as 16-bit patterns: only f16 and bf16 hold them, and a pattern
+// reads back as the value it was made from when that value is exact in the type.
+TEST(Dtype, SixteenBitPatternsReadBack) {
+  EXPECT_TRUE(is_16bit(Dtype::float16));
+  EXPECT_TRUE(is_16bit(Dtype::bfloat16));
+  EXPECT_FALSE(is_16bit(Dtype::float32));
+  for (const Dtype d : {Dtype::float16, Dtype::bfloat16}) {
+    for (const float v : {-2.5f, 0.0f, 1.0f, 0.375f, 96.0f}) {
+      EXPECT_EQ(from_16bit_pattern(to_16bit_pattern(v, d), d), v) << to_string(d) << " " << v;
+    }
+  }
+  EXPECT_EQ(from_16bit_pattern(0x3C00, Dtype::float16), 1.0f);
+  EXPECT_EQ(from_16bit_pattern(0x3F80, Dtype::bfloat16), 1.0f);
+  EXPECT_THROW((void)from_16bit_pattern(0x3C00, Dtype::float32), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace gridfuzz::formats::affine

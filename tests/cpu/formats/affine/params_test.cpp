@@ -56,6 +56,16 @@ TEST(AffineParams, PackingNeedsWholeWords) {
   EXPECT_TRUE(mentions(validate_packing(32, 9), "outside [1, 8]"));
 }
 
+TEST(AffineParams, ThrowIfErrorCarriesTheReason) {
+  EXPECT_NO_THROW(throw_if_error(validate_shape({4, 64}, 8, 128)));
+  try {
+    throw_if_error(validate_shape({4, 64}, 8, 96));
+    FAIL() << "an invalid shape passed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), *validate_shape({4, 64}, 8, 96));
+  }
+}
+
 TEST(AffineParams, QuantizeReportsTheValidationMessage) {
   const std::vector<float> w(96, 1.0f);
   try {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "gridfuzz/formats/gguf/blocks.hpp"
@@ -257,6 +258,23 @@ TEST(Dequantize, RejectsPartialBlocks) {
   std::vector<float> y(300);
   EXPECT_THROW(dequantize_row(QuantType::q4_K, &b, y.data(), 300), std::invalid_argument);
   EXPECT_THROW(dequantize_row(QuantType::q4_0, &b, y.data(), 33), std::invalid_argument);
+}
+
+// The check a caller runs before it touches a row: the message names the caller, the length and
+// the block size; whole blocks pass.
+TEST(Dequantize, RowLengthCheckNamesTheCallerAndTheBlockSize) {
+  EXPECT_NO_THROW(check_row_length(QuantType::q4_K, 512, "my_kernel"));
+  EXPECT_NO_THROW(check_row_length(QuantType::q8_0, 0, "my_kernel"));
+  try {
+    check_row_length(QuantType::q4_K, 300, "my_kernel");
+    FAIL() << "300 values of q4_K passed";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("my_kernel"), std::string::npos) << what;
+    EXPECT_NE(what.find("300"), std::string::npos) << what;
+    EXPECT_NE(what.find("q4_K's block size 256"), std::string::npos) << what;
+  }
+  EXPECT_THROW(check_row_length(static_cast<QuantType>(1), 32, "my_kernel"), std::invalid_argument);
 }
 
 }  // namespace

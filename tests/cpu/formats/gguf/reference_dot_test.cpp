@@ -233,6 +233,79 @@ TEST(ReferenceDot, BoundsPerType) {
   EXPECT_DOUBLE_EQ(gpu_dot_relative_bound(QuantType::q2_K, 4096), gpu_dot_fp32_relative_bound(QuantType::q2_K, 4096));
 }
 
+// --- the bounds for a kernel of one's own (docs/PLUGINS.md, "The formats library") ----------
+// A kernel that takes a block's offset inside its integer dot (never through s) is within the fp32
+// bounds of reference_dot itself: with one lane per block and a butterfly over the 32 lanes
+// (examples/gguf_plugin; fewer terms a lane than the bound's lane mapping) or with one thread
+// summing every block in turn (gpu_dot_fp32_serial_bound). Simulated here in fp32, block term
+// (d * d8) * sumi, for the types whose offset is an integer (q4_0: -8, q5_0: -16, q8_0, iq4_nl: 0).
+float own_kernel_dot(QuantType t, const std::uint8_t* weights, const block_q8_1* act, std::size_t cols, bool serial) {
+  const int offset = t == QuantType::q4_0 ? 8 : t == QuantType::q5_0 ? 16 : 0;
+  float lane[32] = {};
+  for (std::size_t i = 0; i < cols / 32; ++i) {
+    const std::uint8_t* blk = weights + i * quant_traits(t).block_bytes;
+    int sumi = 0;
+    for (int j = 0; j < 32; ++j) sumi += (weight_quant(t, blk, j) - offset) * act[i].qs[j];
+    std::uint16_t dbits;
+    std::memcpy(&dbits, blk, 2);
+    lane[serial ? 0 : i % 32] += (from_half(dbits) * from_half(act[i].d)) * static_cast<float>(sumi);
+  }
+  if (serial) return lane[0];
+  for (int mask = 16; mask >= 1; mask /= 2) {
+    float next[32];
+    for (int l = 0; l < 32; ++l) next[l] = lane[l] + lane[l ^ mask];
+    std::memcpy(lane, next, sizeof lane);
+  }
+  return lane[0];
+}
+
+RC_GTEST_PROP(ReferenceDot, AKernelWithTheOffsetInItsIntegerDotIsWithinTheFp32Bounds, ()) {
+  const auto cols = 32 * *rc::gen::inRange<std::size_t>(1, 400);
+  const auto w = *testing::gen_row(cols);
+  const auto x = *testing::gen_row(cols);
+  for (QuantType t : {QuantType::q4_0, QuantType::q5_0, QuantType::q8_0, QuantType::iq4_nl}) {
+    const Row r = make_row(t, w, x);
+    const double exact = reference_dot(t, r.weights.data(), r.act.data(), cols);
+    const double m = reference_dot_magnitude(t, r.weights.data(), r.act.data(), cols);
+    const double warp = own_kernel_dot(t, r.weights.data(), r.act.data(), cols, false);
+    const double serial = own_kernel_dot(t, r.weights.data(), r.act.data(), cols, true);
+    RC_ASSERT(std::fabs(warp - exact) <= gpu_dot_fp32_relative_bound(t, cols) * m + 1e-30);
+    RC_ASSERT(std::fabs(serial - exact) <= gpu_dot_fp32_serial_bound(t, cols) * m + 1e-30);
+  }
+}
+
+// M for a type without offset (q8_0) is the dot of the magnitudes: what fp32 rounding of the
+// products and their sums is relative to. With an offset it is larger (reference_dot.hpp).
+TEST(ReferenceDot, MagnitudeIsTheDotOfMagnitudesWithoutAnOffset) {
+  const std::size_t cols = 1024;
+  std::vector<float> w(cols), x(cols);
+  for (std::size_t c = 0; c < cols; ++c) {
+    w[c] = std::sin(0.37f * static_cast<float>(c));
+    x[c] = std::cos(0.11f * static_cast<float>(c)) - 0.25f;
+  }
+  std::vector<double> wd(cols), xd(cols);
+  for (QuantType t : {QuantType::q8_0, QuantType::q4_0}) {
+    const Row r = make_row(t, w, x);
+    dequantize_row(t, r.weights.data(), wd.data(), cols);
+    dequantize_row(QuantType::q8_1, r.act.data(), xd.data(), cols);
+    double abs_dot = 0;
+    for (std::size_t c = 0; c < cols; ++c) abs_dot += std::fabs(wd[c]) * std::fabs(xd[c]);
+    const double m = reference_dot_magnitude(t, r.weights.data(), r.act.data(), cols);
+    if (t == QuantType::q8_0) {
+      EXPECT_NEAR(m, abs_dot, 1e-12 * abs_dot);
+    } else {
+      EXPECT_GT(m, abs_dot) << "q4_0's offset -8d adds to M";
+    }
+  }
+}
+
+TEST(ReferenceDot, SerialBound) {
+  // One thread: two roundings a block (its product, the add) plus the 21 of the warp bound.
+  const double u = std::ldexp(1.0, -24);
+  EXPECT_DOUBLE_EQ(gpu_dot_fp32_serial_bound(QuantType::q4_0, 4096), 1.01 * (21 + 2 * 128) * u);
+  EXPECT_DOUBLE_EQ(gpu_dot_fp32_serial_bound(QuantType::q4_K, 4096), 1.01 * (21 + 2 * 16) * u);
+}
+
 TEST(ReferenceDot, RejectsBadArguments) {
   std::vector<block_q8_1> act(16);
   std::vector<std::uint8_t> w(1024);
