@@ -1,5 +1,5 @@
 #pragma once
-// Private to cpu/: the codebook i-quants' block decoders (dequantize_codebook.cpp), shared by the
+// Private to formats/gguf: the codebook i-quants' block decoders (dequantize_codebook.cpp), shared by the
 // dequantizer, the quantizer and the reference's offset terms. Only with GRIDFUZZ_GGUF_IQ.
 #include <cstdint>
 

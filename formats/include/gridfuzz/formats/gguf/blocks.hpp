@@ -104,9 +104,9 @@ struct block_iq4_xs {
 };
 
 // --- codebook i-quants: 256-value super-blocks of 32-value sub-blocks (ib32), each made of
-// 8-value (iq2, iq1) or 4-value (iq3) groups that index a codebook (iq_grids.hpp). Layouts as in
-// the pinned upstream ggml-common.h (vllm-gguf-plugin 0.0.5, lines 107-168); what each bit means
-// is in cpu/dequantize_codebook.cpp. ---
+// 8-value (iq2, iq1) or 4-value (iq3) groups that index a codebook (formats/gguf/iq_grids.hpp in
+// gridfuzz's sources). Layouts as in the pinned upstream ggml-common.h (vllm-gguf-plugin 0.0.5,
+// lines 107-168); what each bit means is in formats/gguf/dequantize_codebook.cpp. ---
 
 struct block_iq2_xxs {
   std::uint16_t d;
