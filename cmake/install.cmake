@@ -1,5 +1,6 @@
-# `cmake --install`: the gridfuzz executable, the API headers, the self-test plugin, and the CMake
-# package (find_package(gridfuzz) + gridfuzz_add_plugin) for plugins built out of tree.
+# `cmake --install`: the gridfuzz executable, the API headers, the self-test plugin, the formats
+# library (gridfuzz::formats: its archive and headers), and the CMake package (find_package(gridfuzz)
+# + gridfuzz_add_plugin) for plugins built out of tree.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -15,6 +16,17 @@ foreach(header ${GRIDFUZZ_API_HEADERS})
 endforeach()
 
 set(GRIDFUZZ_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gridfuzz)
+
+# The formats library, exported as gridfuzz::formats beside gridfuzz::api: every header of
+# formats/include (all public), the static archive, and its usage (include path, C++20, whether
+# the i-quant types are in it). Its own install component, so that a test can install it alone
+# (tests/cpu/formats: `cmake --install BUILD --component formats`).
+install(TARGETS gridfuzz_formats EXPORT gridfuzzFormatsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT formats)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/formats/include/gridfuzz/formats
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gridfuzz COMPONENT formats)
+install(EXPORT gridfuzzFormatsTargets NAMESPACE gridfuzz:: FILE gridfuzzFormatsTargets.cmake
+        DESTINATION ${GRIDFUZZ_CMAKE_DIR} COMPONENT formats)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/gridfuzzConfig.cmake.in
   ${PROJECT_BINARY_DIR}/gridfuzzConfig.cmake
   INSTALL_DESTINATION ${GRIDFUZZ_CMAKE_DIR}

@@ -21,7 +21,7 @@
 
 #include "call_shape.hpp"
 #include "gemv_call_parts.hpp"
-#include "gridfuzz/gguf/quantize.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "host_buffers.hpp"
 
 namespace {

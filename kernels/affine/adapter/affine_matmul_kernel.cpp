@@ -3,10 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "gridfuzz/affine/bit_packing.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/affine/device_ops.hpp"
-#include "gridfuzz/affine/quantized_matrix.hpp"
-#include "gridfuzz/affine/dtype.hpp"
 #include "gridfuzz/parallel_for.hpp"
 
 namespace gridfuzz::affine {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "element_types.cuh"
-#include "gridfuzz/affine/bit_packing.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/affine/device_ops.hpp"
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/device/function.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // The compiled instantiations of the affine kernels, looked up by their template parameters.
 // Host-only interface (no CUDA syntax), so the adapters can be plain C++.
-#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/device/function.hpp"
 
 namespace gridfuzz::affine {

@@ -13,7 +13,7 @@
 #include <type_traits>
 
 #include "element_types.cuh"
-#include "gridfuzz/affine/bit_packing.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "index_math.cuh"
 #include "kernel_args.hpp"
 

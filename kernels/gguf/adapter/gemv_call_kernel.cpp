@@ -14,7 +14,7 @@
 #include "gemv_call_parts.hpp"
 #include "gemv_launch.hpp"
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "launch_geometry.hpp"
 #include "quantize_q8_1_launch.hpp"

@@ -8,9 +8,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "gridfuzz/gguf/blocks.hpp"
-#include "gridfuzz/gguf/quantize_q8_1.hpp"
-#include "gridfuzz/gguf/reference_dot.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/parallel_for.hpp"
 #include "random_fill.hpp"
 

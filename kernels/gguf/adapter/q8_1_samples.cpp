@@ -4,8 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "gridfuzz/gguf/q8_1_layout.hpp"
-#include "gridfuzz/gguf/quantize_q8_1.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 

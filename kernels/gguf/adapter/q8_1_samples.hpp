@@ -1,7 +1,7 @@
 #pragma once
 // The CPU reference of a q8_1 quantizer call (gguf.quantize_q8_1, and vllm.quantize_q8_1 on
 // upstream's kernel): sampled words of the q8_1 buffer against gridfuzz's CPU quantizer
-// (gridfuzz/gguf/quantize_q8_1.hpp), bit for bit (the same float operations in the same order).
+// (gridfuzz/formats/gguf/quantize_q8_1.hpp), bit for bit (the same float operations in the same order).
 #include <cstddef>
 #include <cstdint>
 #include <functional>

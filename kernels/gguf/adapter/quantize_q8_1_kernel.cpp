@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "launch_geometry.hpp"
 #include "q8_1_samples.hpp"

@@ -22,9 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gridfuzz/gguf/blocks.hpp"
-#include "gridfuzz/gguf/quant_type.hpp"
-#include "gridfuzz/gguf/scale_packing.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf::device_code {
 

@@ -11,7 +11,7 @@
 // in both kernels (gemv_kernel.cuh), so the results are expected bit-equal; the GPU suite checks it.
 #include <cstdint>
 
-#include "gridfuzz/gguf/iq_grid_data.inc"
+#include "gridfuzz/formats/gguf/iq_grid_data.inc"
 
 namespace gridfuzz::gguf::device_code {
 

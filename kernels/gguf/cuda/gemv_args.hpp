@@ -2,7 +2,7 @@
 // The one kernel parameter of moe_vec / mmvq (passed by value through cuLaunchKernel).
 #include <cstdint>
 
-#include "gridfuzz/gguf/host_device.hpp"
+#include "gridfuzz/formats/host_device.hpp"
 
 namespace gridfuzz::gguf {
 
@@ -22,7 +22,7 @@ struct U32Divider {
     r.magic = static_cast<std::uint32_t>(((std::uint64_t{1} << r.shift) - d) * (std::uint64_t{1} << 32) / d + 1);
     return r;
   }
-  GRIDFUZZ_GGUF_HD std::uint32_t divide(std::uint32_t n) const {
+  GRIDFUZZ_FORMATS_HD std::uint32_t divide(std::uint32_t n) const {
     const std::uint64_t hi = (std::uint64_t{n} * magic) >> 32;
     return static_cast<std::uint32_t>((hi + n) >> shift);
   }

@@ -3,7 +3,7 @@
 // type, dtype).
 #include "call_shape.hpp"
 #include "gridfuzz/device/function.hpp"
-#include "gridfuzz/gguf/quant_type.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "launch_geometry.hpp"
 
 namespace gridfuzz::gguf {

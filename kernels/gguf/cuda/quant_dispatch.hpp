@@ -3,7 +3,7 @@
 // QuantType value into the template argument of the kernels.
 #include <stdexcept>
 
-#include "gridfuzz/gguf/quant_type.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 

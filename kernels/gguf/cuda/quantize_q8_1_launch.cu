@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "gridfuzz/device/function.hpp"
-#include "gridfuzz/gguf/blocks.hpp"
-#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/device/launcher.hpp"
-#include "gridfuzz/gguf/fp16.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "gridfuzz/gguf/quant_type.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 

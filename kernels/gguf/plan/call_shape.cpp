@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 namespace {

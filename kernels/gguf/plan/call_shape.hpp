@@ -10,8 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gridfuzz/gguf/q8_1_layout.hpp"
-#include "gridfuzz/gguf/quant_type.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/params.hpp"
 
 namespace gridfuzz::gguf {

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "gridfuzz/checked_math.hpp"
-#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::gguf {
 namespace {

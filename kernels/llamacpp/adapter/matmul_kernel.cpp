@@ -21,7 +21,7 @@
 #include "random_fill.hpp"
 #include "routing_ids.hpp"
 #include "gridfuzz/device/launch_recorder.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "plan/upstream_call_plan.hpp"
 
 namespace gridfuzz::llamacpp {

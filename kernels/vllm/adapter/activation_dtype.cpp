@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "gridfuzz/gguf/fp16.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::vllm {
 

@@ -25,7 +25,7 @@
 #include "activation_dtype.hpp"
 #include "gemv_call_parts.hpp"
 #include "gridfuzz/device/function.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "random_fill.hpp"
 #include "scalar_call_parts.hpp"

@@ -13,7 +13,7 @@
 #include "../plan/quantize_plan.hpp"
 #include "activation_dtype.hpp"
 #include "gridfuzz/device/function.hpp"
-#include "gridfuzz/gguf/q8_1_layout.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "q8_1_samples.hpp"  // kernels/gguf/adapter: the GGUF family's q8_1 CPU reference
 #include "scalar_call_parts.hpp"

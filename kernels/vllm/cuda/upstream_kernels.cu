@@ -7,7 +7,7 @@
 
 #include <stdexcept>
 
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "upstream_kernels.hpp"
 
 namespace gridfuzz::vllm {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/gguf/quant_type.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 
 namespace gridfuzz::vllm {
 

@@ -150,6 +150,35 @@ TEST(PluginCli, TheExamplePluginWorksOnTheDefaults) {
   EXPECT_NE(row.output.find("refuse:grid.y"), std::string::npos) << row.output;
 }
 
+// examples/gguf_plugin/q4_0_gemv_plugin.cu (a user's q4_0 GEMV on gridfuzz::formats), built here as
+// CI builds it out of tree: the model puts the legacy variant's planted int32 wrap of y's index
+// where tokens * rows passes 2^31 (4096 rows: 524289 tokens; 1000 rows: 2147484 tokens, past the
+// axis, so no failure), and finds none in the fixed variant.
+TEST(PluginCli, TheGgufExamplePluginsPlantedWrapIsWhereTheModelSays) {
+  const Result list = run("--plugin " GGUF_EXAMPLE_PLUGIN " list");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find("my.q4_0_gemv: a user's q4_0 x q8_1 GEMV on gridfuzz::formats"), std::string::npos)
+      << list.output;
+  EXPECT_NE(list.output.find("variants: legacy fixed"), std::string::npos) << list.output;
+  const std::string bisect = "--plugin " GGUF_EXAMPLE_PLUGIN " bisect my.q4_0_gemv --axis tokens --static --device-preset sm_90";
+  const Result legacy = run(bisect + " --variant legacy");
+  EXPECT_EQ(legacy.exit_code, 0) << legacy.output;
+  EXPECT_NE(legacy.output.find("last_pass=524288 first_fail=524289 rule=wrap:y_index"), std::string::npos)
+      << legacy.output;
+  const Result narrow = run(bisect + " --variant legacy --set rows=1000");
+  EXPECT_NE(narrow.output.find("last_pass=2097152 first_fail=none"), std::string::npos) << narrow.output;
+  const Result fixed = run(bisect + " --variant fixed");
+  EXPECT_NE(fixed.output.find("last_pass=2097152 first_fail=none rule=none"), std::string::npos) << fixed.output;
+  // The plan at the first wrapping shape: one launch, tokens past 65535 walked by the warps, the
+  // wrap named with its largest value (524289 * 4096 - 1).
+  const Result plan = run("--plugin " GGUF_EXAMPLE_PLUGIN
+                          " plan my.q4_0_gemv --variant legacy --set tokens=524289 --device-preset sm_90");
+  EXPECT_NE(plan.output.find("q4_0_gemv_kernel grid=(1024,65535,1) block=(128,1,1)"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("index y_index: wrap:y_index (max 2147487743 >= 2147483648)"), std::string::npos)
+      << plan.output;
+  EXPECT_NE(plan.output.find("index x_block: safe"), std::string::npos) << plan.output;
+}
+
 TEST(PluginCli, LibraryWithoutEntryPointIsRefusedWithExit2) {
   const Result r = run("--plugin " NO_ENTRY_PLUGIN " list");
   EXPECT_EQ(r.exit_code, 2);

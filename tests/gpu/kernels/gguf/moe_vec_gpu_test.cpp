@@ -13,7 +13,7 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "kernel_gpu_test.hpp"

@@ -11,7 +11,7 @@
 #include "cuda/upstream_kernels.hpp"
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "kernel_gpu_test.hpp"

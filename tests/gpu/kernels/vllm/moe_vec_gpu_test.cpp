@@ -12,7 +12,7 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/engine/runner.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "cuda/upstream_kernels.hpp"

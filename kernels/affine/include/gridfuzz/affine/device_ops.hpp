@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "gridfuzz/device/launcher.hpp"
 

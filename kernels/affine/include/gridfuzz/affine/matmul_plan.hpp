@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/kernel.hpp"

@@ -11,8 +11,7 @@
 #include <vector>
 
 #include "affine_matmul_kernel.hpp"
-#include "gridfuzz/affine/quantized_matrix.hpp"
-#include "gridfuzz/affine/reference_matmul.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "host_buffers.hpp"
 #include "matmul_inputs.hpp"
 #include "plan_test_support.hpp"

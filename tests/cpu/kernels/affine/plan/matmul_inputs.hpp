@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "gridfuzz/affine/dtype.hpp"
+#include "gridfuzz/affine/formats.hpp"
 #include "gridfuzz/affine/matmul_plan.hpp"
 #include "host_buffers.hpp"
 

@@ -10,9 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "gridfuzz/gguf/fp16.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
-#include "gridfuzz/gguf/quantize.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/kernel.hpp"
 #include "gridfuzz/params.hpp"
 #include "host_buffers.hpp"

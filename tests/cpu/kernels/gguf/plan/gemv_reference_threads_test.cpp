@@ -13,7 +13,7 @@
 #include "call_shape.hpp"
 #include "gemv_call_parts.hpp"
 #include "gemv_inputs.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "host_buffers.hpp"
 #include "plan_test_support.hpp"
 #include "same_samples.hpp"

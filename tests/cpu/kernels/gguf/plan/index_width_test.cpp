@@ -10,7 +10,7 @@
 #include <random>
 
 #include "gemv_args.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "launch_geometry.hpp"
 #include "plan_test_support.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "launch_geometry.hpp"
 #include "plan_test_support.hpp"
 

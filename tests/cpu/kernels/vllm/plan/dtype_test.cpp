@@ -16,7 +16,7 @@
 
 #include "adapter/activation_dtype.hpp"
 #include "adapter/scalar_call_parts.hpp"
-#include "gridfuzz/gguf/quant_type_names.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gemv_inputs.hpp"
 #include "gridfuzz/vllm/register.hpp"
 #include "host_buffers.hpp"
