@@ -192,6 +192,8 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
     write_list(j, "added_cases", diff.added_cases, write_case);
     write_list(j, "removed_cases", diff.removed_cases, write_case);
     write_list(j, "boundaries_not_reached", diff.boundaries_not_reached, write_move);
+    write_list(j, "boundaries_moved_by_race", diff.boundaries_moved_by_race, write_move);
+    j.field("boundary_lines_in_both", diff.boundary_lines_in_both);
     write_list(j, "boundaries_only_in_baseline", diff.boundaries_only_in_baseline, write_line_item);
     write_list(j, "boundaries_only_in_current", diff.boundaries_only_in_current, write_line_item);
   }
@@ -262,6 +264,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
       return e.is_io() ? kEnvironment : kUsage;
     }
     const LedgerFile ledger = load_ledger_file(a->ledger);  // a bad entry: exit 2 before anything is written
+    options.known_races = reports::KnownRaces(ledger.ledger);
     const auto matches = reports::match_ledger(ledger.ledger, current.rows);
     const std::vector<std::string> unmatched = reports::unmatched_entries(matches, ledger.path);
     for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gridfuzz/core/vocabulary.hpp"
+#include "gridfuzz/reports/boundary_compare.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/row_set.hpp"
@@ -118,46 +119,30 @@ std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
   return kernels;
 }
 
-// Whether `after` can tell if `before`'s boundary moved: a side that found no failure says nothing
-// about values above the largest it judged. So "first fail F -> none" is a move only when the run
-// without a failure judged F or beyond (and the other way round).
-bool reached(const BoundarySide& before, const BoundarySide& after) {
-  if (before.first_fail && !after.first_fail && after.max_judged < *before.first_fail) return false;
-  if (after.first_fail && !before.first_fail && before.max_judged < *after.first_fail) return false;
-  return true;
-}
-
-std::string not_reached_text(const char* side, const BoundarySide& before, const BoundarySide& after) {
-  const bool current_short = before.first_fail && !after.first_fail;
-  return std::string(side) + " first fail " + value_text(before.first_fail) + " -> " + value_text(after.first_fail) +
-         " (the " + (current_short ? "current run" : "baseline") + " judged up to " +
-         std::to_string(current_short ? after.max_judged : before.max_judged) + ")";
-}
-
-void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current) {
+// Lines of both runs compared point by point (boundary_compare.hpp): moved, moved by a race,
+// not reached, or the same.
+void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
+                        const KnownRaces& races) {
   std::map<std::string, BoundaryLine> before;
-  for (auto& line : boundary_table(baseline)) before.emplace(line.key(), std::move(line));
-  for (auto& line : boundary_table(current)) {
+  for (auto& line : boundary_table(baseline, races)) before.emplace(line.key(), std::move(line));
+  for (auto& line : boundary_table(current, races)) {
     const auto it = before.find(line.key());
     if (it == before.end()) {
       diff.boundaries_only_in_current.push_back(std::move(line));
       continue;
     }
-    const BoundaryLine& old = it->second;
-    std::string what, unknown;
-    const auto compare_side = [&](const char* side, const BoundarySide& before, const BoundarySide& after) {
-      if (before.first_fail == after.first_fail) return;
-      std::string& into = reached(before, after) ? what : unknown;
-      into += std::string(into.empty() ? "" : "; ") +
-              (reached(before, after) ? std::string(side) + " first fail " + value_text(before.first_fail) + " -> " +
-                                            value_text(after.first_fail)
-                                      : not_reached_text(side, before, after));
-    };
-    compare_side("predicted", old.predicted, line.predicted);
-    // Observed boundaries compare only when both runs ran the line on a device.
-    if (old.observed && line.observed) compare_side("observed", *old.observed, *line.observed);
-    if (!what.empty()) diff.moved_boundaries.push_back({old, line, what});
-    else if (!unknown.empty()) diff.boundaries_not_reached.push_back({old, line, unknown});
+    ++diff.boundary_lines_in_both;
+    BoundaryComparison c = compare_boundary(it->second, line);
+    switch (c.change) {
+      case BoundaryChange::same: break;
+      case BoundaryChange::moved: diff.moved_boundaries.push_back({it->second, line, std::move(c.what)}); break;
+      case BoundaryChange::moved_by_race:
+        diff.boundaries_moved_by_race.push_back({it->second, line, std::move(c.what)});
+        break;
+      case BoundaryChange::not_reached:
+        diff.boundaries_not_reached.push_back({it->second, line, std::move(c.what)});
+        break;
+    }
     before.erase(it);
   }
   for (auto& [key, line] : before) diff.boundaries_only_in_baseline.push_back(std::move(line));
@@ -297,7 +282,7 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
   for (const auto& k : kernels_before)
     if (!kernels_now.count(k)) diff.removed_kernels.push_back(k);
 
-  compare_boundaries(diff, baseline, current);
+  compare_boundaries(diff, baseline, current, options.known_races);
   compare_coverage(diff, baseline, current, options);
   return diff;
 }
@@ -379,6 +364,10 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
       out << "  NONE MATCHED";
     out << "\n";
   }
+  // A boundary one run did not reach is coverage, not a change: how many lines were compared.
+  out << "boundary lines in both runs " << diff.boundary_lines_in_both << ": "
+      << diff.boundaries_not_reached.size() << " not reached by one run, " << diff.boundaries_moved_by_race.size()
+      << " moved only by a race (listed below)\n";
 
   out << "\n== For information ==\n";
   out << "timings: SAME " << diff.timing_same << ", FASTER " << diff.faster.size() << ", SLOWER " << diff.slower.size()
@@ -395,7 +384,9 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   section(out, "Removed kernels", diff.removed_kernels, max_listed, print_text);
   section(out, "Added cases", diff.added_cases, max_listed, print_case);
   section(out, "Removed cases", diff.removed_cases, max_listed, print_case);
-  section(out, "Boundaries one run did not reach (a time budget stopped it short; not compared)",
+  section(out, "Boundaries moved only by a race (its rows left out, both runs agree; a race need not show in every run)",
+          diff.boundaries_moved_by_race, max_listed, print_move);
+  section(out, "Boundaries one run did not reach (a deciding case is in one run only; equal where both ran)",
           diff.boundaries_not_reached, max_listed, print_move);
   section(out, "Boundary lines only in the baseline", diff.boundaries_only_in_baseline, max_listed, print_line);
   section(out, "Boundary lines only in the current run", diff.boundaries_only_in_current, max_listed, print_line);

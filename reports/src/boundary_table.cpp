@@ -43,6 +43,26 @@ std::optional<BoundarySide> side_of(const LinePoints& line, Fails fails, bool wi
   return side;
 }
 
+std::vector<BoundaryPoint> points_of(const LinePoints& line, const KnownRaces& races) {
+  std::vector<BoundaryPoint> points;
+  for (const auto& [value, rows] : line) {
+    BoundaryPoint& p = points.emplace_back();
+    p.value = value;
+    for (const CsvRow* row : rows) {
+      p.predicted_fails = p.predicted_fails || predicted_fails(*row);
+      const std::optional<bool> fails = observed_fails(*row);
+      if (!fails) continue;
+      p.observed_fails = p.observed_fails.value_or(false) || *fails;
+      if (const auto race = races.race_of(*row)) {
+        if (*fails && p.race.empty()) p.race = *race;
+      } else {
+        p.observed_fails_apart_from_races = p.observed_fails_apart_from_races.value_or(false) || *fails;
+      }
+    }
+  }
+  return points;
+}
+
 }  // namespace
 
 BoundarySide predicted_side(const LinePoints& line) {
@@ -56,7 +76,7 @@ std::string BoundaryLine::key() const {
   return kernel + '\x1f' + variant + '\x1f' + device + '\x1f' + axis + '\x1f' + along;
 }
 
-std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows) {
+std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows, const KnownRaces& races) {
   std::vector<BoundaryLine> table;
   for (const AxisLine& line : axis_lines(rows, 2)) {
     BoundaryLine b;
@@ -65,11 +85,11 @@ std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows) {
     b.device = line.device;
     b.axis = line.axis;
     b.along = line.along;
-    b.points = line.points.size();
     b.min_value = line.points.begin()->first;
     b.max_value = line.points.rbegin()->first;
     b.predicted = predicted_side(line.points);
     b.observed = observed_side(line.points);
+    b.points = points_of(line.points, races);
     table.push_back(std::move(b));
   }
   return table;

@@ -132,7 +132,7 @@ void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
     if (b.predicted.passes_again_at) note += " (predicted passes again at " + std::to_string(*b.predicted.passes_again_at) + ")";
     if (b.observed && b.observed->passes_again_at)
       note += " (observed passes again at " + std::to_string(*b.observed->passes_again_at) + ")";
-    out << "| " << markdown_cell(b.axis) << " | " << b.min_value << ".." << b.max_value << " (" << b.points << ") | "
+    out << "| " << markdown_cell(b.axis) << " | " << b.min_value << ".." << b.max_value << " (" << b.points.size() << ") | "
         << value_text(b.predicted.last_pass) << " | **" << value_text(b.predicted.first_fail) << "** | "
         << code(b.predicted.rule) << markdown_cell(note) << " | "
         << (b.observed ? value_text(b.observed->last_pass) : "n/a") << " | "

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/known_races.hpp"
 
 namespace gridfuzz::reports {
 
@@ -24,14 +25,26 @@ struct BoundarySide {
   friend bool operator==(const BoundarySide&, const BoundarySide&) = default;
 };
 
+// One value of a line, its rows taken together: what the diff compares point by point
+// (boundary_compare.hpp).
+struct BoundaryPoint {
+  std::int64_t value = 0;
+  bool predicted_fails = false;        // a row's model says it fails
+  std::optional<bool> observed_fails;  // a row that ran fails; nullopt: none ran on a device
+  // The same with the rows of known races left out (KnownRaces): nullopt when only they ran.
+  std::optional<bool> observed_fails_apart_from_races;
+  std::string race;  // the race of the first race row here (its finding, or fail:nondeterministic)
+  friend bool operator==(const BoundaryPoint&, const BoundaryPoint&) = default;
+};
+
 struct BoundaryLine {
   std::string kernel, variant, device;
   std::string axis;    // the axis that varies along the line
   std::string along;   // the other axes, fixed: "cols=2816,dtype=f32,..."
-  std::size_t points = 0;  // distinct values of `axis` on the line
   std::int64_t min_value = 0, max_value = 0;
   BoundarySide predicted;
   std::optional<BoundarySide> observed;  // nullopt when no case of the line ran on a device
+  std::vector<BoundaryPoint> points;     // each distinct value of `axis` on the line, in order
 
   // kernel, variant, device, axis and `along`: what identifies the line across runs.
   std::string key() const;
@@ -46,7 +59,7 @@ BoundarySide predicted_side(const LinePoints& line);
 std::optional<BoundarySide> observed_side(const LinePoints& line);
 
 // Every line of at least two points over an integer axis, ordered by kernel, variant, device,
-// axis and `along`.
-std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows);
+// axis and `along`. `races` tells the points' race rows (the diff's; a report needs none).
+std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows, const KnownRaces& races = {});
 
 }  // namespace gridfuzz::reports
