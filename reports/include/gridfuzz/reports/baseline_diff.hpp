@@ -7,6 +7,7 @@
 // different devices, or with no case in common, cannot be compared at all: the gate neither passes
 // nor fails then (`incomparable()`). docs/REPORTS.md, "The gate", states the rules.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/known_races.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 #include "gridfuzz/reports/timing_compare.hpp"
 
 namespace gridfuzz::reports {
@@ -140,6 +142,9 @@ struct DiffOptions {
   bool partial = false;
   // The races the ledger names: boundaries that only their rows move are not moves.
   KnownRaces known_races;
+  // Shown each row of the current run as the diff reads it (the ledger's findings, LedgerMatcher),
+  // so that a large run is not read once more for them.
+  std::function<void(const CsvRow&)> each_current_row;
 };
 
 // The kernel family of a kernel name: the part before the first '.' ("mlx.qmm" -> "mlx").
@@ -148,6 +153,11 @@ std::string kernel_family(const std::string& kernel);
 // "a, b, c and 2 more": up to three commits of a run, "(none)" for a commit column left empty.
 std::string commits_text(const std::vector<std::string>& commits);
 
+// Reads each run once in order (RowSource::visit), keeping the rows' facts (row_facts.hpp) and a
+// verdict a row, not the rows; a baseline row is read again by position where its text or timing
+// is needed (a listed change, a timed case, a removed case).
+BaselineDiff diff_runs(const RowSource& baseline, const RowSource& current, const DiffOptions& options = {});
+// The same of rows in memory, each run's rows merged by device and case_id first (merge_rows).
 BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
                        const DiffOptions& options = {});
 

@@ -1,7 +1,8 @@
 #pragma once
 // The boundary table: per kernel x variant x device and per axis, along every line of cases
 // that differ only in that axis, the last value that passes and the first that fails, as the
-// model predicted and as the device observed.
+// model predicted and as the device observed. From the lines of the rows' facts (axis_lines.hpp);
+// the rule and replay string at a first fail are read from that row.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -9,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "gridfuzz/reports/axis_lines.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/known_races.hpp"
+#include "gridfuzz/reports/row_facts.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 
 namespace gridfuzz::reports {
 
@@ -20,6 +24,7 @@ struct BoundarySide {
   std::optional<std::int64_t> first_fail;  // the smallest failing value; nullopt: none fails
   std::string rule;                        // at first_fail: "grid.z 65536 > 65535", observed text...
   std::string replay;                      // the case at first_fail
+  std::optional<std::size_t> first_fail_row;  // its position among the rows
   std::optional<std::int64_t> passes_again_at;  // a passing value above first_fail, if any
   std::int64_t max_judged = 0;             // the largest value this side judged (none fails: passes up to it)
   friend bool operator==(const BoundarySide&, const BoundarySide&) = default;
@@ -50,16 +55,18 @@ struct BoundaryLine {
   std::string key() const;
 };
 
-// The cases of one line: value of its axis -> the cases there (several seeds may share one).
-using LinePoints = std::map<std::int64_t, std::vector<const CsvRow*>>;
-
 // The model's side of a line (every row is judged), and the device's (nullopt when no row of the
-// line ran on a device: static, skipped).
-BoundarySide predicted_side(const LinePoints& line);
-std::optional<BoundarySide> observed_side(const LinePoints& line);
+// line ran on a device: static, skipped); `rule` and `replay` are left empty (name_first_fail).
+BoundarySide predicted_side(const std::map<std::int64_t, LinePoint>& points);
+std::optional<BoundarySide> observed_side(const std::map<std::int64_t, LinePoint>& points);
+// A side's rule and replay string, read from its row at first_fail: the predicted rule with its
+// numbers (predicted_rule_text), or what the device did (observed_text).
+void name_first_fail(BoundarySide& side, const RowSource& rows, bool predicted);
 
 // Every line of at least two points over an integer axis, ordered by kernel, variant, device,
-// axis and `along`. `races` tells the points' race rows (the diff's; a report needs none).
+// axis and `along`. `rows` are the facts' rows.
+std::vector<BoundaryLine> boundary_table(const RowFacts& facts, const RowSource& rows);
+// The same of rows in memory; `races` tells the points' race rows (the diff's; a report needs none).
 std::vector<BoundaryLine> boundary_table(const std::vector<CsvRow>& rows, const KnownRaces& races = {});
 
 }  // namespace gridfuzz::reports
