@@ -103,6 +103,10 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
     input.slowest = a->slowest;
     // Read before anything is written: a bad entry is exit 2 with nothing changed.
     const LedgerFile ledger = load_ledger_file(a->ledger);
+    // The folder is checked (and its staging folder made) before the rows are gathered: a folder
+    // that may not be written is exit 2 at once.
+    std::optional<FreshFolder> folder;
+    if (!a->out_dir.empty()) folder.emplace(a->out_dir, report_folder_rules(a->csvs));
     const reports::ReportData data =
         reports::gather_report(*rows, input.slowest, input.max_failures_listed, ledger.ledger);
     if (!ledger.path.empty())
@@ -110,9 +114,8 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
         std::cerr << "note: " << reports::terminal_text(line) << "\n";
         input.notes.push_back(line);
       }
-    if (!a->out_dir.empty()) {
-      FreshFolder folder(a->out_dir, report_folder_rules(a->csvs));
-      const std::filesystem::path dir = folder.target(), staging = folder.staging();
+    if (folder) {
+      const std::filesystem::path dir = folder->target(), staging = folder->staging();
       if (!a->no_plots) {
         reports::PlotOptions options{staging, a->gnuplot};
         reports::PlotResult plots = reports::write_plots(data.facts, *rows, options, dir);
@@ -126,7 +129,7 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
       NewOutputFile junit(OutputFile{staging / "junit.xml", "--out", "", {}, {}, true});
       reports::write_junit(data.facts, *rows, data.junit, [&](std::string_view piece) { junit.write(piece); });
       junit.close();
-      for (const auto& note : folder.commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
+      for (const auto& note : folder->commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
       std::cout << markdown;
       std::size_t drawn = 0;
       for (const auto& plot : input.plots) drawn += plot.drawn;
