@@ -59,10 +59,14 @@ Runner add_bisect_command(CLI::App& app, const GlobalOptions& global) {
     Session session(global, a->engine);
     // A static bisect asks the model only: it runs no case, so it would write no row. --csv is
     // refused rather than silently ignored.
-    if (!session.on_device() && !a->engine.csv.empty())
-      throw UsageError("--csv " + a->engine.csv + ": a static bisect runs no case, so it writes no row " +
-                       (a->engine.static_only ? std::string("(drop --static to bisect on the GPU, or drop --csv)")
-                                              : "(no GPU here: " + session.limits().note + ")"));
+    if (!session.on_device() && !a->engine.csv.empty()) {
+      // Why it is static: --static, a preset (there may be a GPU), or no GPU (the note says why).
+      const std::string why = a->engine.static_only ? "drop --static to bisect on the GPU, or drop --csv"
+                              : global.device.preset ? "--device-preset judges against a preset: drop it to bisect "
+                                                       "on the GPU, or drop --csv"
+                                                     : "no GPU here: " + session.limits().note;
+      throw UsageError("--csv " + a->engine.csv + ": a static bisect runs no case, so it writes no row (" + why + ")");
+    }
     const Kernel& k = session.kernel(a->kernel);
     const auto variants = k.variants();
     const std::string variant = a->variant.empty() ? variants.front() : a->variant;

@@ -9,12 +9,13 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "gridfuzz/app/commands.hpp"
 #include "gridfuzz/reports/baseline_diff.hpp"
 #include "gridfuzz/reports/junit.hpp"
 #include "gridfuzz/reports/ledger_matches.hpp"
-#include "gridfuzz/reports/row_set.hpp"
+#include "gridfuzz/reports/row_files.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/json_writer.hpp"
 #include "gridfuzz/app/ledger_file.hpp"
@@ -192,6 +193,8 @@ std::string diff_json(const DiffArgs& a, const reports::BaselineDiff& diff, int 
     write_list(j, "added_cases", diff.added_cases, write_case);
     write_list(j, "removed_cases", diff.removed_cases, write_case);
     write_list(j, "boundaries_not_reached", diff.boundaries_not_reached, write_move);
+    write_list(j, "boundaries_moved_by_race", diff.boundaries_moved_by_race, write_move);
+    j.field("boundary_lines_in_both", diff.boundary_lines_in_both);
     write_list(j, "boundaries_only_in_baseline", diff.boundaries_only_in_baseline, write_line_item);
     write_list(j, "boundaries_only_in_current", diff.boundaries_only_in_current, write_line_item);
   }
@@ -253,20 +256,24 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
     options.allow_missing = parse_families(a->allow_missing);
     options.partial = a->partial;
     if (!a->junit.empty()) check_output_file(junit_output(*a));
-    reports::RowSet baseline, current;
+    // The rows stay in the files (row_files.hpp): each run is merged in a first read, visited in
+    // a second, and read again where a row's text is shown.
+    std::optional<reports::RowFiles> baseline, current;
     try {
-      baseline = reports::load_row_set({a->baseline});
-      current = reports::load_row_set({a->current});
+      baseline.emplace(reports::RowFiles::load({a->baseline}));
+      current.emplace(reports::RowFiles::load({a->current}));
     } catch (const reports::CsvError& e) {
       std::cerr << "gridfuzz diff: cannot compare: " << reports::terminal_text(e.what()) << "\n";
       return e.is_io() ? kEnvironment : kUsage;
     }
     const LedgerFile ledger = load_ledger_file(a->ledger);  // a bad entry: exit 2 before anything is written
-    const auto matches = reports::match_ledger(ledger.ledger, current.rows);
-    const std::vector<std::string> unmatched = reports::unmatched_entries(matches, ledger.path);
-    for (const auto& note : baseline.notes) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
-    for (const auto& note : current.notes) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
-    const reports::BaselineDiff diff = reports::diff_runs(baseline.rows, current.rows, options);
+    options.known_races = reports::KnownRaces(ledger.ledger);
+    reports::LedgerMatcher matcher(ledger.ledger);
+    options.each_current_row = [&](const reports::CsvRow& row) { matcher.add(row); };
+    for (const auto& note : baseline->notes()) std::cerr << "note (baseline): " << reports::terminal_text(note) << "\n";
+    for (const auto& note : current->notes()) std::cerr << "note (current): " << reports::terminal_text(note) << "\n";
+    const reports::BaselineDiff diff = reports::diff_runs(*baseline, *current, options);
+    const std::vector<std::string> unmatched = reports::unmatched_entries(matcher.matches(), ledger.path);
     const auto why = diff.incomparable();
     const bool same = !why && diff.same_cases_and_verdicts();
     const int code = why ? kUsage : diff.gate_failed() || (a->same_verdicts && !same) ? kFound : kOk;
@@ -277,7 +284,7 @@ Runner add_diff_command(CLI::App& app, const GlobalOptions&) {
       std::cout << "gridfuzz diff " << reports::terminal_text(a->baseline) << " " << reports::terminal_text(a->current)
                 << "\n"
                 << reports::terminal_lines(reports::render_diff(diff, a->max_listed));
-      if (const std::string line = reports::unmatched_line(matches, ledger.path); !line.empty())
+      if (const std::string line = reports::unmatched_line(matcher.matches(), ledger.path); !line.empty())
         std::cout << "\n" << reports::terminal_text(line) << "\n";
       if (a->same_verdicts && !why)
         std::cout << "\nsame verdicts: "

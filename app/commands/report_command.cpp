@@ -8,6 +8,7 @@
 // exit 2 and left as it is (docs/REPORTS.md, "The report folder").
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "gridfuzz/app/commands.hpp"
@@ -15,8 +16,9 @@
 #include "gridfuzz/reports/junit.hpp"
 #include "gridfuzz/reports/ledger_matches.hpp"
 #include "gridfuzz/reports/plots.hpp"
+#include "gridfuzz/reports/report_data.hpp"
 #include "gridfuzz/reports/report_markdown.hpp"
-#include "gridfuzz/reports/row_set.hpp"
+#include "gridfuzz/reports/row_files.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/app/ledger_file.hpp"
 #include "gridfuzz/app/parse.hpp"
@@ -80,45 +82,54 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
                 "print only the devices of the rows as baseline file names (baselines/<slug>.csv), one a line");
   return [a]() -> int {
     std::vector<std::filesystem::path> paths(a->csvs.begin(), a->csvs.end());
-    reports::RowSet set;
+    // The rows stay in the files: a first read merges them and keeps where each row is, the
+    // sections are gathered in one more (report_data.hpp), and a few rows are read again to be shown.
+    std::optional<reports::RowFiles> rows;
     try {
-      set = reports::load_row_set(paths);
+      rows.emplace(reports::RowFiles::load(paths));
     } catch (const reports::CsvError& e) {
       std::cerr << "gridfuzz report: cannot use this CSV: " << reports::terminal_text(e.what()) << "\n";
       return e.is_io() ? kEnvironment : kUsage;
     }
     if (a->device_slugs) {
       std::set<std::string> slugs;
-      for (const auto& row : set.rows) slugs.insert(reports::device_slug(row.get("device")));
+      for (const auto& device : rows->devices()) slugs.insert(reports::device_slug(device));
       for (const auto& s : slugs) std::cout << s << "\n";
       return kOk;
     }
     reports::ReportInput input;
-    input.sources = set.sources;
-    input.notes = set.notes;
+    input.sources = rows->sources();
+    input.notes = rows->notes();
+    input.slowest = a->slowest;
     // Read before anything is written: a bad entry is exit 2 with nothing changed.
-    if (const LedgerFile ledger = load_ledger_file(a->ledger); !ledger.path.empty())
-      if (const std::string line = reports::unmatched_line(reports::match_ledger(ledger.ledger, set.rows), ledger.path);
-          !line.empty()) {
+    const LedgerFile ledger = load_ledger_file(a->ledger);
+    // The folder is checked (and its staging folder made) before the rows are gathered: a folder
+    // that may not be written is exit 2 at once.
+    std::optional<FreshFolder> folder;
+    if (!a->out_dir.empty()) folder.emplace(a->out_dir, report_folder_rules(a->csvs));
+    const reports::ReportData data =
+        reports::gather_report(*rows, input.slowest, input.max_failures_listed, ledger.ledger);
+    if (!ledger.path.empty())
+      if (const std::string line = reports::unmatched_line(data.ledger.matches(), ledger.path); !line.empty()) {
         std::cerr << "note: " << reports::terminal_text(line) << "\n";
         input.notes.push_back(line);
       }
-    input.slowest = a->slowest;
-    if (!a->out_dir.empty()) {
-      FreshFolder folder(a->out_dir, report_folder_rules(a->csvs));
-      const std::filesystem::path dir = folder.target(), staging = folder.staging();
+    if (folder) {
+      const std::filesystem::path dir = folder->target(), staging = folder->staging();
       if (!a->no_plots) {
         reports::PlotOptions options{staging, a->gnuplot};
-        reports::PlotResult plots = reports::write_plots(set.rows, options, dir);
+        reports::PlotResult plots = reports::write_plots(data.facts, *rows, options, dir);
         for (const auto& note : plots.notes) std::cerr << "note: " << reports::terminal_text(note) << "\n";
         input.notes.insert(input.notes.end(), plots.notes.begin(), plots.notes.end());
         input.plots = std::move(plots.plots);
       }
-      input.rows = std::move(set.rows);  // not copied: the rows are most of report's memory
-      const std::string markdown = reports::render_markdown(input);
+      const std::string markdown = reports::render_markdown(input, data, *rows);
       write_new(staging / "report.md", markdown);
-      write_new(staging / "junit.xml", reports::render_junit(input.rows));
-      for (const auto& note : folder.commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
+      // A file per row: written as it is made, never held whole.
+      NewOutputFile junit(OutputFile{staging / "junit.xml", "--out", "", {}, {}, true});
+      reports::write_junit(data.facts, *rows, data.junit, [&](std::string_view piece) { junit.write(piece); });
+      junit.close();
+      for (const auto& note : folder->commit()) std::cerr << "note: " << reports::terminal_text(note) << "\n";
       std::cout << markdown;
       std::size_t drawn = 0;
       for (const auto& plot : input.plots) drawn += plot.drawn;
@@ -129,8 +140,7 @@ Runner add_report_command(CLI::App& app, const GlobalOptions&) {
       std::cerr << "\n";
       return kOk;
     }
-    input.rows = std::move(set.rows);
-    std::cout << reports::render_markdown(input);
+    std::cout << reports::render_markdown(input, data, *rows);
     return kOk;
   };
 }

@@ -256,6 +256,38 @@ void write_output_file(const OutputFile& out, std::string_view bytes) {
   }
 }
 
+NewOutputFile::NewOutputFile(OutputFile out) : out_(std::move(out)), name_(out_.option + " " + quoted(out_.path)) {
+  if (!out_.must_be_new) throw std::logic_error("NewOutputFile writes only into a folder gridfuzz owns");
+  fd_ = create_new_file(out_.path);
+  if (fd_ < 0) {
+    const int error = errno;
+    if (error == EEXIST) throw OutputPathError(name_ + " exists already; it is left as it is");
+    throw FileWriteError(name_ + ": cannot create it: " + error_text(error));
+  }
+}
+
+NewOutputFile::~NewOutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void NewOutputFile::flush() {
+  write_fully(fd_, buffer_, name_);
+  buffer_.clear();
+}
+
+void NewOutputFile::write(std::string_view bytes) {
+  constexpr std::size_t kBuffer = std::size_t{1} << 16;
+  buffer_.append(bytes);
+  if (buffer_.size() >= kBuffer) flush();
+}
+
+void NewOutputFile::close() {
+  flush();
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) throw FileWriteError(name_ + ": write error: " + error_text(errno));
+}
+
 // ---- FreshFolder ----------------------------------------------------------------------------
 
 namespace {

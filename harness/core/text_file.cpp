@@ -54,6 +54,12 @@ std::size_t InputFile::read(char* buffer, std::size_t size) {
   }
 }
 
+void InputFile::seek(std::uint64_t offset) {
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
+    throw FileReadError("cannot seek in " + name_ + ": " + std::strerror(errno));
+  read_ = offset;  // the size check counts the position read up to
+}
+
 std::string read_text_file(const std::string& path, const std::string& what, std::uint64_t max_bytes) {
   InputFile file(path, what, max_bytes);
   std::string text;

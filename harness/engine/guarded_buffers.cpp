@@ -22,14 +22,14 @@ std::uint32_t poison_pattern(ElementType t) {
 std::uint64_t GuardedBuffers::footprint(const std::vector<BufferSpec>& specs) {
   std::uint64_t total = 0;
   for (const auto& s : specs) {
-    total = saturating_add(total, saturating_add(saturated_bytes(s), 2 * kGuardBytes));
+    total = saturating_add(total, saturating_add(s.bytes(), 2 * kGuardBytes));
   }
   return total;
 }
 
 GuardedBuffers::GuardedBuffers(std::vector<BufferSpec> specs) : specs_(std::move(specs)) {
   for (const auto& s : specs_) {
-    const std::uint64_t guarded = saturating_add(saturated_bytes(s), 2 * kGuardBytes);
+    const std::uint64_t guarded = saturating_add(s.bytes(), 2 * kGuardBytes);
     if (guarded == UINT64_MAX)  // the runner skips such a case first (case_device_need)
       throw std::overflow_error("buffer '" + s.name + "': " + std::to_string(s.elements) +
                                 " elements and their guards are more than 2^64 bytes");
@@ -47,7 +47,7 @@ GuardedBuffers::GuardedBuffers(std::vector<BufferSpec> specs) : specs_(std::move
 }
 
 CUdeviceptr GuardedBuffers::ptr(std::size_t i) const { return storage_.at(i).get() + kGuardBytes; }
-std::uint64_t GuardedBuffers::bytes(std::size_t i) const { return saturated_bytes(specs_.at(i)); }
+std::uint64_t GuardedBuffers::bytes(std::size_t i) const { return specs_.at(i).bytes(); }
 
 namespace {
 

@@ -28,7 +28,7 @@ std::size_t buffer_index(const std::vector<BufferSpec>& specs, std::string_view 
 std::uint64_t BoundCase::bytes_moved() const {
   std::uint64_t total = 0;
   for (const BufferSpec& b : buffers())  // past 2^64: the largest uint64, not a wrapped small count
-    total = saturating_add(total, saturated_bytes(b));
+    total = saturating_add(total, b.bytes());
   return total;
 }
 

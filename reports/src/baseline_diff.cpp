@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "gridfuzz/core/vocabulary.hpp"
+#include "gridfuzz/reports/boundary_compare.hpp"
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
+#include "gridfuzz/reports/row_facts.hpp"
 #include "gridfuzz/reports/row_set.hpp"
 
 namespace gridfuzz::reports {
@@ -42,12 +44,6 @@ std::string line_name(const BoundaryLine& b) {
   return b.device + "  " + b.kernel + " " + b.variant + "  " + b.axis + " (along " + b.along + ")";
 }
 
-std::vector<std::string> devices_of(const std::vector<CsvRow>& rows) {
-  std::set<std::string> devices;
-  for (const CsvRow& row : rows) devices.insert(row.get("device") + " (cc " + row.get("cc") + ")");
-  return {devices.begin(), devices.end()};
-}
-
 std::string joined(const std::vector<std::string>& items) {
   if (items.empty()) return "no rows";
   std::string out;
@@ -55,39 +51,47 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-std::vector<std::string> commits_of(const std::vector<CsvRow>& rows) {
-  std::set<std::string> commits;
-  for (const CsvRow& row : rows) commits.insert(row.get("commit"));
-  return {commits.begin(), commits.end()};
-}
+// What the diff keeps of one run's rows besides their facts: the verdict of each (a byte), and its
+// devices, commits and kernel x variants.
+struct RunSide {
+  explicit RunSide(const KnownRaces& races) : facts(races) {}
+  RowFacts facts;
+  std::vector<std::uint8_t> verdicts;  // verdict_byte, by position
+  std::set<std::string> devices, commits, kernels, families;
+  std::set<std::pair<std::string, std::string>> targets;  // kernel, variant
+
+  void add(const CsvRow& row) {
+    facts.add(row);
+    verdicts.push_back(verdict_byte(row.outcome().verdict));
+    devices.insert(row.get("device") + " (cc " + row.get("cc") + ")");
+    commits.insert(row.get("commit"));
+    const std::string kernel = row.get("kernel"), variant = row.get("variant");
+    kernels.insert(kernel + " " + variant);
+    families.insert(kernel_family(kernel));
+    targets.insert({kernel, variant});
+  }
+};
 
 // Every kernel x variant of the baseline, how many of its cases the run matched, and which
-// families the run lacks entirely. Cases are counted once (by device and case_id), as matched.
-void compare_coverage(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
-                      const DiffOptions& options) {
-  std::set<std::string> now_keys, now_families;
-  std::set<std::pair<std::string, std::string>> now_targets;
-  for (const CsvRow& row : current) {
-    now_keys.insert(row_key(row));
-    now_families.insert(kernel_family(row.get("kernel")));
-    now_targets.insert({row.get("kernel"), row.get("variant")});
-  }
+// families the run lacks entirely. Each baseline row is one case (the rows are merged by device
+// and case_id).
+void compare_coverage(BaselineDiff& diff, const RunSide& baseline, const std::vector<bool>& matched,
+                      const RunSide& current, const DiffOptions& options) {
   std::map<std::pair<std::string, std::string>, TargetCoverage> targets;
-  std::set<std::string> seen;
-  for (const CsvRow& row : baseline) {
-    const std::string key = row_key(row);
-    if (!seen.insert(key).second) continue;
-    TargetCoverage& t = targets[{row.get("kernel"), row.get("variant")}];
-    t.kernel = row.get("kernel");
-    t.variant = row.get("variant");
+  for (std::size_t p = 0; p < baseline.facts.size(); ++p) {
+    const RowFacts::Group& g = baseline.facts.group(baseline.facts.row(p).group);
+    const std::string kernel(baseline.facts.text(g.kernel)), variant(baseline.facts.text(g.variant));
+    TargetCoverage& t = targets[{kernel, variant}];
+    t.kernel = kernel;
+    t.variant = variant;
     ++t.total;
-    t.matched += now_keys.count(key);
+    t.matched += matched[p];
   }
   std::map<std::string, MissingFamily> missing;
   for (auto& [name, t] : targets) {
     const std::string family = kernel_family(t.kernel);
     // A shard runs some families only: only a whole run can miss one.
-    if (!options.partial && !now_families.count(family)) {
+    if (!options.partial && !current.families.count(family)) {
       MissingFamily& f = missing[family];
       f.family = family;
       f.cases += t.total;
@@ -96,7 +100,7 @@ void compare_coverage(BaselineDiff& diff, const std::vector<CsvRow>& baseline, c
                   options.allow_missing.end();
       t.out_of_scope = f.allowed;
     }
-    if (options.partial && !now_targets.count(name)) t.out_of_scope = true;
+    if (options.partial && !current.targets.count(name)) t.out_of_scope = true;
     if (!t.out_of_scope) {
       diff.coverage_total += t.total;
       diff.covered_cases += t.matched;
@@ -112,52 +116,30 @@ std::string percent_text(std::size_t part, std::size_t whole) {
   return buf;
 }
 
-std::set<std::string> kernels_of(const std::vector<CsvRow>& rows) {
-  std::set<std::string> kernels;
-  for (const CsvRow& row : rows) kernels.insert(row.get("kernel") + " " + row.get("variant"));
-  return kernels;
-}
-
-// Whether `after` can tell if `before`'s boundary moved: a side that found no failure says nothing
-// about values above the largest it judged. So "first fail F -> none" is a move only when the run
-// without a failure judged F or beyond (and the other way round).
-bool reached(const BoundarySide& before, const BoundarySide& after) {
-  if (before.first_fail && !after.first_fail && after.max_judged < *before.first_fail) return false;
-  if (after.first_fail && !before.first_fail && before.max_judged < *after.first_fail) return false;
-  return true;
-}
-
-std::string not_reached_text(const char* side, const BoundarySide& before, const BoundarySide& after) {
-  const bool current_short = before.first_fail && !after.first_fail;
-  return std::string(side) + " first fail " + value_text(before.first_fail) + " -> " + value_text(after.first_fail) +
-         " (the " + (current_short ? "current run" : "baseline") + " judged up to " +
-         std::to_string(current_short ? after.max_judged : before.max_judged) + ")";
-}
-
-void compare_boundaries(BaselineDiff& diff, const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current) {
+// Lines of both runs compared point by point (boundary_compare.hpp): moved, moved by a race,
+// not reached, or the same.
+void compare_boundaries(BaselineDiff& diff, const RowFacts& baseline_facts, const RowSource& baseline,
+                        const RowFacts& current_facts, const RowSource& current) {
   std::map<std::string, BoundaryLine> before;
-  for (auto& line : boundary_table(baseline)) before.emplace(line.key(), std::move(line));
-  for (auto& line : boundary_table(current)) {
+  for (auto& line : boundary_table(baseline_facts, baseline)) before.emplace(line.key(), std::move(line));
+  for (auto& line : boundary_table(current_facts, current)) {
     const auto it = before.find(line.key());
     if (it == before.end()) {
       diff.boundaries_only_in_current.push_back(std::move(line));
       continue;
     }
-    const BoundaryLine& old = it->second;
-    std::string what, unknown;
-    const auto compare_side = [&](const char* side, const BoundarySide& before, const BoundarySide& after) {
-      if (before.first_fail == after.first_fail) return;
-      std::string& into = reached(before, after) ? what : unknown;
-      into += std::string(into.empty() ? "" : "; ") +
-              (reached(before, after) ? std::string(side) + " first fail " + value_text(before.first_fail) + " -> " +
-                                            value_text(after.first_fail)
-                                      : not_reached_text(side, before, after));
-    };
-    compare_side("predicted", old.predicted, line.predicted);
-    // Observed boundaries compare only when both runs ran the line on a device.
-    if (old.observed && line.observed) compare_side("observed", *old.observed, *line.observed);
-    if (!what.empty()) diff.moved_boundaries.push_back({old, line, what});
-    else if (!unknown.empty()) diff.boundaries_not_reached.push_back({old, line, unknown});
+    ++diff.boundary_lines_in_both;
+    BoundaryComparison c = compare_boundary(it->second, line);
+    switch (c.change) {
+      case BoundaryChange::same: break;
+      case BoundaryChange::moved: diff.moved_boundaries.push_back({it->second, line, std::move(c.what)}); break;
+      case BoundaryChange::moved_by_race:
+        diff.boundaries_moved_by_race.push_back({it->second, line, std::move(c.what)});
+        break;
+      case BoundaryChange::not_reached:
+        diff.boundaries_not_reached.push_back({it->second, line, std::move(c.what)});
+        break;
+    }
     before.erase(it);
   }
   for (auto& [key, line] : before) diff.boundaries_only_in_baseline.push_back(std::move(line));
@@ -228,52 +210,59 @@ std::optional<std::string> BaselineDiff::incomparable() const {
 
 BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
                        const DiffOptions& options) {
+  // As the command reads files: each run's rows merged by device and case_id.
+  const std::vector<CsvRow> before = merge_rows({baseline}), after = merge_rows({current});
+  return diff_runs(RowVector(before), RowVector(after), options);
+}
+
+BaselineDiff diff_runs(const RowSource& baseline, const RowSource& current, const DiffOptions& options) {
   BaselineDiff diff;
   diff.threshold = options.timing.threshold;
-  diff.baseline_rows = baseline.size();
-  diff.current_rows = current.size();
-  diff.baseline_devices = devices_of(baseline);
-  diff.current_devices = devices_of(current);
-  diff.baseline_commits = commits_of(baseline);
-  diff.current_commits = commits_of(current);
   diff.min_coverage = options.min_coverage;
   diff.partial = options.partial;
+  RunSide before(options.known_races), after(options.known_races);
+  baseline.visit([&](std::size_t, const CsvRow& row) { before.add(row); });
 
-  std::map<std::string, const CsvRow*> before;
-  for (const CsvRow& row : baseline) before[row_key(row)] = &row;
-  std::set<std::string> seen;
-  for (const CsvRow& row : current) {
-    const std::string key = row_key(row);
-    if (!seen.insert(key).second) continue;  // a duplicate in the current run: first one counts
-    const RowOutcome& now = row.outcome();
-    const auto it = before.find(key);
-    if (it == before.end()) {
+  // The baseline's verdict text of a matched case (read again only for a text that is no verdict).
+  const auto verdict_text = [&](std::size_t position) {
+    const auto verdict = verdict_from_byte(before.verdicts[position]);
+    return verdict ? verdict->to_string() : baseline.at(position).get("verdict");
+  };
+  std::vector<bool> matched(baseline.size());
+  current.visit([&](std::size_t, const CsvRow& row) {
+    after.add(row);
+    if (options.each_current_row) options.each_current_row(row);
+    const RowOutcome now = row.outcome();
+    const auto found = baseline.find(row.view("device"), row.view("case_id"));
+    if (!found) {
       diff.added_cases.push_back(change_of(row, "absent"));
       // A case the baseline never ran that fails now is a new failure: no baseline vouches for it.
       if (now.fails_run()) record_new_failure(diff, row, change_of(row, "absent"));
-      continue;
+      return;
     }
     ++diff.matched_cases;
-    const CsvRow& old = *it->second;
-    const RowOutcome& then = old.outcome();
-    const std::string& old_verdict = old.get("verdict");
+    matched[*found] = true;
+    const std::optional<Verdict> then = verdict_from_byte(before.verdicts[*found]);
+    const RowOutcome then_outcome{std::nullopt, std::nullopt, std::nullopt, then};
     if (now.fails_run()) {
-      if (now.verdict == then.verdict)
-        diff.still_failing.push_back(change_of(row, old_verdict));
+      if (now.verdict == then)
+        diff.still_failing.push_back(change_of(row, verdict_text(*found)));
       else
-        record_new_failure(diff, row, change_of(row, old_verdict));
-    } else if (then.nondeterministic()) {
-      diff.races_not_seen.push_back(change_of(row, old_verdict));
-    } else if (then.fails_run()) {
-      diff.no_longer_failing.push_back(change_of(row, old_verdict));
-    } else if (now.verdict != then.verdict) {
-      diff.other_changes.push_back(change_of(row, old_verdict));
+        record_new_failure(diff, row, change_of(row, verdict_text(*found)));
+    } else if (then_outcome.nondeterministic()) {
+      diff.races_not_seen.push_back(change_of(row, verdict_text(*found)));
+    } else if (then_outcome.fails_run()) {
+      diff.no_longer_failing.push_back(change_of(row, verdict_text(*found)));
+    } else if (now.verdict != then) {
+      diff.other_changes.push_back(change_of(row, verdict_text(*found)));
     }
 
-    const auto t_old = timing_of(old), t_new = timing_of(row);
+    // Timings: the baseline's row is read again only when this one was timed.
+    const auto t_new = timing_of(row);
+    const auto t_old = t_new ? timing_of(baseline.at(*found)) : std::nullopt;
     if (!t_old || !t_new) {
       ++diff.timing_not_compared;
-      continue;
+      return;
     }
     TimedCase timed{row.get("device"), row.get("kernel"), row.get("variant"), row.get("replay"), *t_old, *t_new,
                     compare_timing(*t_old, *t_new, options.timing)};
@@ -283,22 +272,27 @@ BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<Cs
       case TimingChange::faster: diff.faster.push_back(std::move(timed)); break;
       case TimingChange::unsure: diff.unsure.push_back(std::move(timed)); break;
     }
-  }
-  for (const CsvRow& row : baseline)
-    if (!seen.count(row_key(row))) {
+  });
+  for (std::size_t p = 0; p < baseline.size(); ++p)
+    if (!matched[p]) {
+      const CsvRow row = baseline.at(p);
       diff.removed_cases.push_back(change_of(row, row.get("verdict")));
       diff.removed_cases.back().after = "absent";
-      seen.insert(row_key(row));  // a duplicate in the baseline is listed once
     }
 
-  const auto kernels_before = kernels_of(baseline), kernels_now = kernels_of(current);
-  for (const auto& k : kernels_now)
-    if (!kernels_before.count(k)) diff.added_kernels.push_back(k);
-  for (const auto& k : kernels_before)
-    if (!kernels_now.count(k)) diff.removed_kernels.push_back(k);
+  diff.baseline_rows = baseline.size();
+  diff.current_rows = current.size();
+  diff.baseline_devices.assign(before.devices.begin(), before.devices.end());
+  diff.current_devices.assign(after.devices.begin(), after.devices.end());
+  diff.baseline_commits.assign(before.commits.begin(), before.commits.end());
+  diff.current_commits.assign(after.commits.begin(), after.commits.end());
+  for (const auto& k : after.kernels)
+    if (!before.kernels.count(k)) diff.added_kernels.push_back(k);
+  for (const auto& k : before.kernels)
+    if (!after.kernels.count(k)) diff.removed_kernels.push_back(k);
 
-  compare_boundaries(diff, baseline, current);
-  compare_coverage(diff, baseline, current, options);
+  compare_boundaries(diff, before.facts, baseline, after.facts, current);
+  compare_coverage(diff, before, matched, after, options);
   return diff;
 }
 
@@ -379,6 +373,10 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
       out << "  NONE MATCHED";
     out << "\n";
   }
+  // A boundary one run did not reach is coverage, not a change: how many lines were compared.
+  out << "boundary lines in both runs " << diff.boundary_lines_in_both << ": "
+      << diff.boundaries_not_reached.size() << " not reached by one run, " << diff.boundaries_moved_by_race.size()
+      << " moved only by a race (listed below)\n";
 
   out << "\n== For information ==\n";
   out << "timings: SAME " << diff.timing_same << ", FASTER " << diff.faster.size() << ", SLOWER " << diff.slower.size()
@@ -395,7 +393,9 @@ std::string render_diff(const BaselineDiff& diff, std::size_t max_listed) {
   section(out, "Removed kernels", diff.removed_kernels, max_listed, print_text);
   section(out, "Added cases", diff.added_cases, max_listed, print_case);
   section(out, "Removed cases", diff.removed_cases, max_listed, print_case);
-  section(out, "Boundaries one run did not reach (a time budget stopped it short; not compared)",
+  section(out, "Boundaries moved only by a race (its rows left out, both runs agree; a race need not show in every run)",
+          diff.boundaries_moved_by_race, max_listed, print_move);
+  section(out, "Boundaries one run did not reach (a deciding case is in one run only; equal where both ran)",
           diff.boundaries_not_reached, max_listed, print_move);
   section(out, "Boundary lines only in the baseline", diff.boundaries_only_in_baseline, max_listed, print_line);
   section(out, "Boundary lines only in the current run", diff.boundaries_only_in_current, max_listed, print_line);

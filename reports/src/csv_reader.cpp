@@ -163,6 +163,18 @@ bool CsvRowStream::next(CsvRow& row, std::size_t& line) {
   return true;
 }
 
+std::uint64_t CsvRowStream::row_offset() const { return scanner_->record_start(); }
+
+void CsvRowStream::seek(std::uint64_t offset, std::size_t line) {
+  scanner_->seek(offset, line, [this](std::uint64_t at) {
+    if (!source_) throw CsvError("cannot seek in text held in memory");
+    csv_errors([&] {
+      source_->file.seek(at);
+      return 0;
+    });
+  });
+}
+
 const std::vector<std::string>& CsvRowStream::ignored_columns() const { return checker_->ignored_columns(); }
 std::optional<std::size_t> CsvRowStream::dropped_partial_line() const { return scanner_->partial_line(); }
 std::uint64_t CsvRowStream::complete_bytes() const { return scanner_->complete_bytes(); }

@@ -1,9 +1,11 @@
 #include "gridfuzz/reports/junit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "gridfuzz/core/vocabulary.hpp"
@@ -14,13 +16,13 @@
 namespace gridfuzz::reports {
 namespace {
 
-enum class Outcome { passed, failed, skipped };
+enum class CaseResult { passed, failed, skipped };
 
-Outcome outcome_of(const CsvRow& row) {
-  const RowOutcome& o = row.outcome();
-  if (o.fails_run()) return Outcome::failed;
-  if (o.verdict_is(Verdict::Kind::skipped) || o.verdict_is(Verdict::Kind::static_only)) return Outcome::skipped;
-  return Outcome::passed;
+CaseResult result_of(const CsvRow& row) {
+  const RowOutcome o = row.outcome();
+  if (o.fails_run()) return CaseResult::failed;
+  if (o.verdict_is(Verdict::Kind::skipped) || o.verdict_is(Verdict::Kind::static_only)) return CaseResult::skipped;
+  return CaseResult::passed;
 }
 
 // JUnit times are seconds; a row's time is its median over the samples (0 when untimed or not a
@@ -156,65 +158,94 @@ std::string render_gate_junit(const BaselineDiff& diff) {
   return out.str();
 }
 
-std::string render_junit(const std::vector<CsvRow>& rows) {
-  std::map<GroupKey, std::vector<const CsvRow*>> suites;
-  for (const CsvRow& row : rows) suites[group_of(row)].push_back(&row);
-
-  std::size_t failures = 0, skipped = 0;
-  double total_time = 0;
-  for (const CsvRow& row : rows) {
-    failures += outcome_of(row) == Outcome::failed;
-    skipped += outcome_of(row) == Outcome::skipped;
-    total_time += seconds_of(row);
+void JunitTotals::add(std::uint32_t group, const CsvRow& row) {
+  if (group >= suites_.size()) suites_.resize(group + 1);
+  Suite& suite = suites_[group];
+  const CaseResult result = result_of(row);
+  const double seconds = seconds_of(row);
+  for (Suite* s : {&suite, &all_}) {
+    ++s->tests;
+    s->failures += result == CaseResult::failed;
+    s->skipped += result == CaseResult::skipped;
+    s->seconds += seconds;
   }
-  std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"gridfuzz\" tests=\"" << rows.size() << "\" failures=\"" << failures
-      << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds_text(total_time) << "\">\n";
-  for (const auto& [group, members] : suites) {
-    const auto& [kernel, variant, device] = group;
-    std::size_t suite_failures = 0, suite_skipped = 0;
-    double suite_time = 0;
-    for (const CsvRow* row : members) {
-      suite_failures += outcome_of(*row) == Outcome::failed;
-      suite_skipped += outcome_of(*row) == Outcome::skipped;
-      suite_time += seconds_of(*row);
-    }
-    const std::string classname = kernel + "." + variant;
-    out << "  <testsuite name=\"" << xml_escape(classname + " on " + device) << "\" tests=\"" << members.size()
-        << "\" failures=\"" << suite_failures << "\" errors=\"0\" skipped=\"" << suite_skipped << "\" time=\""
-        << seconds_text(suite_time) << "\">\n";
-    for (const CsvRow* row : members) {
-      const std::string& replay = row->get("replay");
-      out << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"" << xml_escape(replay)
-          << "\" time=\"" << seconds_text(seconds_of(*row)) << "\"";
-      switch (outcome_of(*row)) {
-        case Outcome::passed: out << "/>\n"; continue;
-        case Outcome::skipped: {
-          const std::string why = row->outcome().verdict_is(Verdict::Kind::static_only)
-                                      ? "static analysis only (predicted " + row->get("predicted") + ")"
-                                      : row->get("observed");
-          out << ">\n      <skipped message=\"" << xml_escape(why) << "\"/>\n    </testcase>\n";
+}
+
+void write_junit(const RowFacts& facts, const RowSource& rows, const JunitTotals& totals,
+                 const std::function<void(std::string_view)>& out) {
+  // The suites by kernel, variant and device; each suite's rows in their order.
+  std::vector<std::uint32_t> suites(facts.groups());
+  for (std::uint32_t g = 0; g < suites.size(); ++g) suites[g] = g;
+  const auto key = [&](std::uint32_t g) {
+    const RowFacts::Group& group = facts.group(g);
+    return std::tuple(facts.text(group.kernel), facts.text(group.variant), facts.text(group.device));
+  };
+  std::sort(suites.begin(), suites.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  std::vector<std::size_t> first(facts.groups() + 1, 0);  // where each group's rows start in `order`
+  for (std::size_t p = 0; p < facts.size(); ++p) ++first[facts.row(p).group + 1];
+  for (std::size_t g = 1; g < first.size(); ++g) first[g] += first[g - 1];
+  std::vector<std::uint32_t> order(facts.size());
+  {
+    std::vector<std::size_t> next(first.begin(), first.end() - 1);
+    for (std::size_t p = 0; p < facts.size(); ++p) order[next[facts.row(p).group]++] = static_cast<std::uint32_t>(p);
+  }
+
+  const JunitTotals::Suite& all = totals.all();
+  out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  out("<testsuites name=\"gridfuzz\" tests=\"" + std::to_string(all.tests) + "\" failures=\"" +
+      std::to_string(all.failures) + "\" errors=\"0\" skipped=\"" + std::to_string(all.skipped) + "\" time=\"" +
+      seconds_text(all.seconds) + "\">\n");
+  for (const std::uint32_t g : suites) {
+    const auto [kernel, variant, device] = key(g);
+    const JunitTotals::Suite& suite = totals.suite(g);
+    const std::string classname = std::string(kernel) + "." + std::string(variant);
+    out("  <testsuite name=\"" + xml_escape(classname + " on " + std::string(device)) + "\" tests=\"" +
+        std::to_string(suite.tests) + "\" failures=\"" + std::to_string(suite.failures) +
+        "\" errors=\"0\" skipped=\"" + std::to_string(suite.skipped) + "\" time=\"" + seconds_text(suite.seconds) +
+        "\">\n");
+    for (std::size_t i = first[g]; i < first[g + 1]; ++i) {
+      const CsvRow row = rows.at(order[i]);
+      const std::string replay = row.get("replay");
+      std::string text = "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + xml_escape(replay) +
+                         "\" time=\"" + seconds_text(seconds_of(row)) + "\"";
+      switch (result_of(row)) {
+        case CaseResult::passed:
+          out(text + "/>\n");
+          continue;
+        case CaseResult::skipped: {
+          const std::string why = row.outcome().verdict_is(Verdict::Kind::static_only)
+                                      ? "static analysis only (predicted " + row.get("predicted") + ")"
+                                      : row.get("observed");
+          out(text + ">\n      <skipped message=\"" + xml_escape(why) + "\"/>\n    </testcase>\n");
           continue;
         }
-        case Outcome::failed: break;
+        case CaseResult::failed: break;
       }
-      const std::string& verdict = row->get("verdict");
-      const std::string message = verdict + ": observed " + row->get("observed") + ", oracle " + row->get("oracle") +
-                                  ", predicted " + row->get("predicted") + "; replay: gridfuzz replay '" + replay + "'";
+      const std::string verdict = row.get("verdict");
+      const std::string message = verdict + ": observed " + row.get("observed") + ", oracle " + row.get("oracle") +
+                                  ", predicted " + row.get("predicted") + "; replay: gridfuzz replay '" + replay + "'";
       std::string body = "replay:    gridfuzz replay '" + replay + "'\nverdict:   " + verdict +
-                         "\npredicted: " + predicted_rule_text(*row) + "\nobserved:  " + row->get("observed") +
-                         "\noracle:    " + row->get("oracle") + "\ndevice:    " + device + "\ncase_id:   " +
-                         row->get("case_id") + "\n";
-      if (!row->is_empty("mismatches")) body += "mismatches: " + row->get("mismatches") + "\n";
-      if (!row->is_empty("max_abs_err")) body += "max_abs_err: " + row->get("max_abs_err") + "\n";
-      out << ">\n      <failure message=\"" << xml_escape(message) << "\" type=\"" << xml_escape(verdict) << "\">"
-          << xml_escape(body) << "</failure>\n    </testcase>\n";
+                         "\npredicted: " + predicted_rule_text(row) + "\nobserved:  " + row.get("observed") +
+                         "\noracle:    " + row.get("oracle") + "\ndevice:    " + std::string(device) + "\ncase_id:   " +
+                         row.get("case_id") + "\n";
+      if (!row.is_empty("mismatches")) body += "mismatches: " + row.get("mismatches") + "\n";
+      if (!row.is_empty("max_abs_err")) body += "max_abs_err: " + row.get("max_abs_err") + "\n";
+      out(text + ">\n      <failure message=\"" + xml_escape(message) + "\" type=\"" + xml_escape(verdict) + "\">" +
+          xml_escape(body) + "</failure>\n    </testcase>\n");
     }
-    out << "  </testsuite>\n";
+    out("  </testsuite>\n");
   }
-  out << "</testsuites>\n";
-  return out.str();
+  out("</testsuites>\n");
+}
+
+std::string render_junit(const std::vector<CsvRow>& rows) {
+  const RowVector source(rows);
+  const RowFacts facts = RowFacts::of(source);
+  JunitTotals totals;
+  for (std::size_t p = 0; p < rows.size(); ++p) totals.add(facts.row(p).group, rows[p]);
+  std::string xml;
+  write_junit(facts, source, totals, [&](std::string_view piece) { xml += piece; });
+  return xml;
 }
 
 }  // namespace gridfuzz::reports

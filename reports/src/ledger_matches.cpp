@@ -23,33 +23,37 @@ std::vector<std::pair<std::string, std::string>> row_axes(const CsvRow& row) {
 }
 
 bool ran(const CsvRow& row) {
-  const std::string& v = row.get("verdict");
+  const std::string_view v = row.view("verdict");
   return !v.empty() && v != "static" && v != "skipped";
 }
 
 }  // namespace
 
-std::vector<LedgerMatch> match_ledger(const Ledger& ledger, const std::vector<CsvRow>& rows) {
-  std::vector<LedgerMatch> out;
+LedgerMatcher::LedgerMatcher(const Ledger& ledger) {
   for (const LedgerEntry& e : ledger.entries())
-    if (e.is_finding()) out.push_back({e});
-  if (out.empty()) return out;
-  for (const CsvRow& row : rows) {
-    if (!ran(row)) continue;
-    bool looked_up = false;
-    ConditionLookup lookup;
-    for (LedgerMatch& m : out) {
-      if (m.entry.kernel != row.get("kernel") || m.entry.variant != row.get("variant")) continue;
-      if (!looked_up) {
-        lookup = case_condition_lookup(row_axes(row), row.get("predicted"), row.get("observed"), row.get("index_wrap"));
-        looked_up = true;
-      }
-      if (!m.entry.reached(lookup)) continue;
-      ++m.reached;
-      if (row.get("verdict") == "expected-fail" && row.get("finding") == m.entry.finding) ++m.matched;
+    if (e.is_finding()) matches_.push_back({e});
+}
+
+void LedgerMatcher::add(const CsvRow& row) {
+  if (matches_.empty() || !ran(row)) return;
+  bool looked_up = false;
+  ConditionLookup lookup;
+  for (LedgerMatch& m : matches_) {
+    if (m.entry.kernel != row.view("kernel") || m.entry.variant != row.view("variant")) continue;
+    if (!looked_up) {
+      lookup = case_condition_lookup(row_axes(row), row.get("predicted"), row.get("observed"), row.get("index_wrap"));
+      looked_up = true;
     }
+    if (!m.entry.reached(lookup)) continue;
+    ++m.reached;
+    if (row.view("verdict") == "expected-fail" && row.view("finding") == m.entry.finding) ++m.matched;
   }
-  return out;
+}
+
+std::vector<LedgerMatch> match_ledger(const Ledger& ledger, const std::vector<CsvRow>& rows) {
+  LedgerMatcher matcher(ledger);
+  for (const CsvRow& row : rows) matcher.add(row);
+  return matcher.matches();
 }
 
 std::vector<std::string> unmatched_entries(const std::vector<LedgerMatch>& matches, const std::string& source) {

@@ -42,57 +42,60 @@ double PhaseTotals::total_ms() const {
   return sum;
 }
 
-std::vector<PhaseTotals> phase_totals(const std::vector<CsvRow>& rows) {
-  struct Group {
-    std::map<std::size_t, PhaseTotals> by_tier;  // by tier_rank
-    PhaseTotals sum;
-  };
-  std::map<std::string, Group> by_kernel;
-  Group run;
-  run.sum.every_tier = true;
-  for (const CsvRow& row : rows) {
-    const auto case_ms = row.get_double("case_ms");
-    if (!case_ms) continue;
-    std::array<double, kPhaseNames.size()> ms{};
-    double measured = 0;
-    for (std::size_t i = 0; i < kMeasured.size(); ++i) {
-      ms[i] = row.get_double(kMeasured[i]).value_or(0);
-      measured += ms[i];
-    }
-    ms[8] = std::max(0.0, *case_ms - measured);
-    ms[9] = row.get_double("worker_ms").value_or(0);
-    const std::string& name = row.get("kernel");
-    const std::optional<CaseTier> tier = row.tier();
-    Group& kernel = by_kernel[name];
-    kernel.sum.kernel = name;
-    kernel.sum.every_tier = true;
-    PhaseTotals& kernel_tier = kernel.by_tier[tier_rank(tier)];
-    kernel_tier.kernel = name;
-    kernel_tier.tier = tier;
-    PhaseTotals& run_tier = run.by_tier[tier_rank(tier)];
-    run_tier.tier = tier;
-    for (PhaseTotals* t : {&kernel_tier, &kernel.sum, &run_tier, &run.sum}) {
-      ++t->cases;
-      for (std::size_t i = 0; i < ms.size(); ++i) t->ms[i] += ms[i];
-    }
+PhaseSums::PhaseSums() { run_.sum.every_tier = true; }
+
+void PhaseSums::add(const CsvRow& row) {
+  const auto case_ms = row.get_double("case_ms");
+  if (!case_ms) return;
+  std::array<double, kPhaseNames.size()> ms{};
+  double measured = 0;
+  for (std::size_t i = 0; i < kMeasured.size(); ++i) {
+    ms[i] = row.get_double(kMeasured[i]).value_or(0);
+    measured += ms[i];
   }
+  ms[8] = std::max(0.0, *case_ms - measured);
+  ms[9] = row.get_double("worker_ms").value_or(0);
+  const std::string& name = row.get("kernel");
+  const std::optional<CaseTier> tier = row.tier();
+  Group& kernel = by_kernel_[name];
+  kernel.sum.kernel = name;
+  kernel.sum.every_tier = true;
+  PhaseTotals& kernel_tier = kernel.by_tier[tier_rank(tier)];
+  kernel_tier.kernel = name;
+  kernel_tier.tier = tier;
+  PhaseTotals& run_tier = run_.by_tier[tier_rank(tier)];
+  run_tier.tier = tier;
+  for (PhaseTotals* t : {&kernel_tier, &kernel.sum, &run_tier, &run_.sum}) {
+    ++t->cases;
+    for (std::size_t i = 0; i < ms.size(); ++i) t->ms[i] += ms[i];
+  }
+}
+
+std::vector<PhaseTotals> PhaseSums::totals() const {
   std::vector<PhaseTotals> out;
-  if (run.sum.cases == 0) return out;
-  for (const auto& [name, kernel] : by_kernel) {
+  if (run_.sum.cases == 0) return out;
+  for (const auto& [name, kernel] : by_kernel_) {
     for (const auto& [rank, t] : kernel.by_tier) out.push_back(t);
     if (kernel.by_tier.size() > 1) out.push_back(kernel.sum);
   }
   // With one kernel the run's tiers would repeat its rows; with one tier, the run's sum.
-  if (by_kernel.size() > 1 && run.by_tier.size() > 1)
-    for (const auto& [rank, t] : run.by_tier) out.push_back(t);
-  out.push_back(run.sum);
+  if (by_kernel_.size() > 1 && run_.by_tier.size() > 1)
+    for (const auto& [rank, t] : run_.by_tier) out.push_back(t);
+  out.push_back(run_.sum);
   return out;
 }
 
-std::string phase_section(const std::vector<CsvRow>& rows) {
+std::vector<PhaseTotals> phase_totals(const std::vector<CsvRow>& rows) {
+  PhaseSums sums;
+  for (const CsvRow& row : rows) sums.add(row);
+  return sums.totals();
+}
+
+std::string phase_section(const std::vector<CsvRow>& rows) { return phase_section(phase_totals(rows)); }
+
+std::string phase_section(const std::vector<PhaseTotals>& totals) {
   std::ostringstream out;
   out << "\n## Where the time went\n\n";
-  const auto totals = phase_totals(rows);
   if (totals.empty()) {
     out << "No row has the phase columns (schema 1.4: rows of cases that ran).\n";
     return out.str();

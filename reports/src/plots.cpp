@@ -27,6 +27,12 @@ std::string operation_of(const std::string& kernel) {
 }  // namespace
 
 PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options, const fs::path& shown_dir) {
+  const RowVector source(rows);
+  return write_plots(RowFacts::of(source), source, options, shown_dir);
+}
+
+PlotResult write_plots(const RowFacts& facts, const RowSource& rows, const PlotOptions& options,
+                       const fs::path& shown_dir) {
   PlotResult result;
   const fs::path dir = options.out_dir / "plots";
   const fs::path shown = shown_dir.empty() ? options.out_dir : shown_dir;
@@ -39,23 +45,26 @@ PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& optio
                            (ec ? ec.message() : std::string("it exists already")));
     return result;
   }
-  std::map<std::pair<std::string, std::string>, std::vector<CsvRow>> by_kernel;  // kernel, device
-  std::map<std::pair<std::string, std::string>, std::vector<const CsvRow*>> by_operation;
-  for (const CsvRow& row : rows) {
-    by_kernel[{row.get("kernel"), row.get("device")}].push_back(row);
-    by_operation[{operation_of(row.get("kernel")), row.get("device")}].push_back(&row);
+  // Per kernel x device its lines and variants; per operation x device its timed rows.
+  const std::vector<AxisLine> lines = axis_lines(facts, LineChoice::beside_two_points);
+  std::map<std::pair<std::string, std::string>, std::vector<const AxisLine*>> lines_of;
+  for (const AxisLine& line : lines) lines_of[{line.kernel, line.device}].push_back(&line);
+  std::map<std::pair<std::string, std::string>, std::vector<std::uint32_t>> by_operation;
+  for (std::uint32_t t = 0; t < facts.timings().size(); ++t) {
+    const RowFacts::Group& g = facts.group(facts.row(facts.timings()[t].position).group);
+    by_operation[{operation_of(std::string(facts.text(g.kernel))), std::string(facts.text(g.device))}].push_back(t);
   }
   std::vector<detail::Drawing> drawings;
-  const std::vector<TwoAxisTable> tables = two_axis_tables(rows);
-  for (const auto& [key, members] : by_kernel) {
-    if (auto d = detail::summary_picture(key.first, key.second, members, options.out_dir, shown))
+  const std::vector<TwoAxisTable> tables = two_axis_tables(facts, rows);
+  for (const auto& [key, variants] : facts.variants_in_order()) {
+    if (auto d = detail::summary_picture(key.first, key.second, variants, lines_of[key], options.out_dir, shown))
       drawings.push_back(std::move(*d));
     for (const TwoAxisTable& table : tables)
       if (table.kernel == key.first && table.device == key.second)
         if (auto d = detail::two_axis_picture(table, options.out_dir, shown)) drawings.push_back(std::move(*d));
   }
-  for (const auto& [key, members] : by_operation)
-    if (auto d = detail::timing_picture(key.first, key.second, members, options.out_dir, shown))
+  for (const auto& [key, timings] : by_operation)
+    if (auto d = detail::timing_picture(key.first, key.second, facts, timings, options.out_dir, shown))
       drawings.push_back(std::move(*d));
   if (drawings.empty()) return result;
 

@@ -9,6 +9,7 @@
 #include "gridfuzz/reports/case_outcome.hpp"
 #include "gridfuzz/reports/number_format.hpp"
 #include "gridfuzz/reports/phase_table.hpp"
+#include "gridfuzz/reports/report_data.hpp"
 #include "gridfuzz/reports/run_summary.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 #include "gridfuzz/reports/two_axis_table.hpp"
@@ -32,88 +33,76 @@ constexpr Verdict::Kind kVerdictColumns[] = {Verdict::Kind::pass,           Verd
                                              Verdict::Kind::unexpected_pass, Verdict::Kind::skipped,
                                              Verdict::Kind::static_only};
 
-void summary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
+void summary_section(std::ostringstream& out, const ReportData& data) {
   out << "## Verdicts\n\n| kernel | variant | device | cases |";
   for (const Verdict::Kind v : kVerdictColumns) out << " " << to_string(v) << " |";
   out << "\n|---|---|---|---:|";
   for (std::size_t i = 0; i < std::size(kVerdictColumns); ++i) out << "---:|";
   out << "\n";
-  // Per group: the cases, and the verdicts by kind; a row whose verdict is no verdict counts as a
-  // case only. The failures by their whole verdict text (fail:fault), in the order of that text.
-  struct Tally {
-    std::size_t cases = 0;
-    std::map<Verdict::Kind, std::size_t> by_kind;
-  };
-  std::map<GroupKey, Tally> groups;
-  std::map<Verdict::Kind, std::size_t> totals;
-  std::map<std::string, std::size_t> kinds;
-  for (const CsvRow& row : rows) {
-    Tally& tally = groups[group_of(row)];
-    ++tally.cases;
-    if (const auto& verdict = row.outcome().verdict) {
-      ++tally.by_kind[verdict->kind];
-      if (verdict->kind == Verdict::Kind::fail) ++kinds[verdict->to_string()];
-    }
+  // The groups by kernel, variant and device.
+  std::map<GroupKey, const VerdictCounts::Tally*> groups;
+  const auto& tallies = data.verdicts.by_group();
+  for (std::uint32_t g = 0; g < tallies.size(); ++g) {
+    const RowFacts::Group& group = data.facts.group(g);
+    groups[{std::string(data.facts.text(group.kernel)), std::string(data.facts.text(group.variant)),
+            std::string(data.facts.text(group.device))}] = &tallies[g];
   }
+  std::map<Verdict::Kind, std::size_t> totals;
   std::size_t all = 0;
   for (auto& [group, tally] : groups) {
     const auto& [kernel, variant, device] = group;
     out << "| " << markdown_cell(kernel) << " | " << markdown_cell(variant) << " | " << markdown_cell(device) << " | "
-        << tally.cases << " |";
+        << tally->cases << " |";
     for (const Verdict::Kind v : kVerdictColumns) {
-      out << " " << tally.by_kind[v] << " |";
-      totals[v] += tally.by_kind[v];
+      const auto it = tally->by_kind.find(v);
+      const std::size_t n = it == tally->by_kind.end() ? 0 : it->second;
+      out << " " << n << " |";
+      totals[v] += n;
     }
     out << "\n";
-    all += tally.cases;
+    all += tally->cases;
   }
   out << "| **all** | | | **" << all << "** |";
   for (const Verdict::Kind v : kVerdictColumns) out << " **" << totals[v] << "** |";
   out << "\n";
-  if (!kinds.empty()) {
+  if (!data.verdicts.failure_kinds().empty()) {
     out << "\nFailure kinds:";
-    for (const auto& [kind, count] : kinds) out << " `" << kind << "` " << count << ";";
+    for (const auto& [kind, count] : data.verdicts.failure_kinds()) out << " `" << kind << "` " << count << ";";
     out << "\n";
   }
 }
 
-void failures_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t max_listed) {
-  std::vector<const CsvRow*> failing;
-  for (const CsvRow& row : rows)
-    if (row.outcome().fails_run()) failing.push_back(&row);
+void failures_section(std::ostringstream& out, const FailureList& failures, const RowSource& rows) {
   out << "\n## Failures\n\n";
-  if (failing.empty()) {
+  if (failures.count() == 0) {
     out << "None: no `fail:*`, `model-mismatch` or `unexpected-pass` row.\n";
     return;
   }
-  out << failing.size() << " failing case(s). Re-run one with `gridfuzz replay '<replay>'`.\n\n"
+  out << failures.count() << " failing case(s). Re-run one with `gridfuzz replay '<replay>'`.\n\n"
       << "| verdict | kernel | variant | device | predicted | observed | oracle | replay |\n"
       << "|---|---|---|---|---|---|---|---|\n";
-  std::size_t shown = 0, races = 0;
-  for (const CsvRow* row : failing) races += row->outcome().nondeterministic();
-  for (const CsvRow* row : failing) {
-    if (shown++ == max_listed) {
-      out << "\n... and " << failing.size() - max_listed << " more (see junit.xml or the CSV).\n";
-      break;
-    }
-    out << "| " << code(row->get("verdict")) << " | " << markdown_cell(row->get("kernel")) << " | "
-        << markdown_cell(row->get("variant")) << " | " << markdown_cell(row->get("device")) << " | "
-        << markdown_cell(predicted_rule_text(*row)) << " | " << markdown_cell(row->get("observed")) << " | "
-        << markdown_cell(row->get("oracle")) << " | " << code(row->get("replay")) << " |\n";
+  for (const std::size_t position : failures.first()) {
+    const CsvRow row = rows.at(position);
+    out << "| " << code(row.get("verdict")) << " | " << markdown_cell(row.get("kernel")) << " | "
+        << markdown_cell(row.get("variant")) << " | " << markdown_cell(row.get("device")) << " | "
+        << markdown_cell(predicted_rule_text(row)) << " | " << markdown_cell(row.get("observed")) << " | "
+        << markdown_cell(row.get("oracle")) << " | " << code(row.get("replay")) << " |\n";
   }
-  if (races)
-    out << "\n" << races << " of them `fail:nondeterministic`: the production call made again on the same inputs "
+  if (failures.count() > failures.first().size())
+    out << "\n... and " << failures.count() - failures.first().size() << " more (see junit.xml or the CSV).\n";
+  if (failures.races())
+    out << "\n" << failures.races() << " of them `fail:nondeterministic`: the production call made again on the same inputs "
         << "gave other outputs (`self:differ:N` in *oracle*: N elements differ between the two calls), a race "
         << "whose result depends on the blocks' scheduling. A replay may pass: run it a few times.\n";
 }
 
-void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
+void boundary_section(std::ostringstream& out, const ReportData& data, const RowSource& rows) {
   out << "\n## Boundaries\n\n"
       << "Per axis, along cases that differ only in that axis (the other axes as in *along*): the last value "
          "that passes and the first that fails, as the model predicted and as the device observed (`-` when "
          "none; no observed columns for static rows). *rule* is the predicted rule at the first predicted "
          "fail.\n";
-  const auto table = boundary_table(rows);
+  const auto table = boundary_table(data.facts, rows);
   if (table.empty()) {
     out << "\nNo axis varies with the others equal in these rows.\n";
     return;
@@ -132,7 +121,7 @@ void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
     if (b.predicted.passes_again_at) note += " (predicted passes again at " + std::to_string(*b.predicted.passes_again_at) + ")";
     if (b.observed && b.observed->passes_again_at)
       note += " (observed passes again at " + std::to_string(*b.observed->passes_again_at) + ")";
-    out << "| " << markdown_cell(b.axis) << " | " << b.min_value << ".." << b.max_value << " (" << b.points << ") | "
+    out << "| " << markdown_cell(b.axis) << " | " << b.min_value << ".." << b.max_value << " (" << b.points.size() << ") | "
         << value_text(b.predicted.last_pass) << " | **" << value_text(b.predicted.first_fail) << "** | "
         << code(b.predicted.rule) << markdown_cell(note) << " | "
         << (b.observed ? value_text(b.observed->last_pass) : "n/a") << " | "
@@ -141,8 +130,8 @@ void boundary_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
   }
 }
 
-void two_axis_section(std::ostringstream& out, const std::vector<CsvRow>& rows) {
-  const auto tables = two_axis_tables(rows);
+void two_axis_section(std::ostringstream& out, const ReportData& data, const RowSource& rows) {
+  const auto tables = two_axis_tables(data.facts, rows);
   if (tables.empty()) return;
   out << "\n## Boundaries in two axes\n\n"
       << "For each value of the second axis, the first failing value of the first one, per variant (from the lines "
@@ -186,22 +175,24 @@ void two_axis_section(std::ostringstream& out, const std::vector<CsvRow>& rows) 
   }
 }
 
-void slowest_section(std::ostringstream& out, const std::vector<CsvRow>& rows, std::size_t count) {
-  const auto slowest = slowest_cases(rows, count);
+void slowest_section(std::ostringstream& out, const SlowestCases& slowest, const RowSource& rows) {
+  const std::vector<std::size_t> positions = slowest.positions();
   out << "\n## Slowest cases\n\n";
-  if (slowest.empty()) {
+  if (positions.empty()) {
     out << "No timed rows (run the sweep with `--timing`).\n";
     return;
   }
   out << "| # | kernel | variant | device | median ms | min ms | max ms | samples | GB/s | replay |\n"
       << "|---:|---|---|---|---:|---:|---:|---:|---:|---|\n";
   std::size_t rank = 0;
-  for (const CsvRow* row : slowest)
-    out << "| " << ++rank << " | " << markdown_cell(row->get("kernel")) << " | " << markdown_cell(row->get("variant"))
-        << " | " << markdown_cell(row->get("device")) << " | " << rounded(*row, "time_ms_median", 4) << " | "
-        << rounded(*row, "time_ms_min", 4) << " | " << rounded(*row, "time_ms_max", 4) << " | "
-        << markdown_cell(row->get("samples")) << " | " << rounded(*row, "gbps", 3) << " | " << code(row->get("replay"))
+  for (const std::size_t position : positions) {
+    const CsvRow row = rows.at(position);
+    out << "| " << ++rank << " | " << markdown_cell(row.get("kernel")) << " | " << markdown_cell(row.get("variant"))
+        << " | " << markdown_cell(row.get("device")) << " | " << rounded(row, "time_ms_median", 4) << " | "
+        << rounded(row, "time_ms_min", 4) << " | " << rounded(row, "time_ms_max", 4) << " | "
+        << markdown_cell(row.get("samples")) << " | " << rounded(row, "gbps", 3) << " | " << code(row.get("replay"))
         << " |\n";
+  }
 }
 
 void plots_section(std::ostringstream& out, const std::vector<Plot>& plots) {
@@ -221,32 +212,32 @@ void plots_section(std::ostringstream& out, const std::vector<Plot>& plots) {
 std::string markdown_cell(const std::string& text) { return markdown_text(text); }
 
 std::string render_markdown(const ReportInput& input) {
+  const RowVector rows(input.rows);
+  const ReportData data = gather_report(rows, input.slowest, input.max_failures_listed);
+  return render_markdown(input, data, rows);
+}
+
+std::string render_markdown(const ReportInput& input, const ReportData& data, const RowSource& rows) {
   std::ostringstream out;
   out << "# gridfuzz report\n\n";
-  std::set<std::string> runs, devices, commits;
-  for (const CsvRow& row : input.rows) {
-    runs.insert(row.get("run_id"));
-    devices.insert(row.get("device") + (row.is_empty("driver") ? "" : " (cc " + row.get("cc") + ", driver " + row.get("driver") + ")"));
-    if (!row.is_empty("commit")) commits.insert(row.get("commit"));
-  }
   auto list = [](const auto& items) {
     std::string s;
     for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
     return s.empty() ? std::string("-") : s;
   };
-  out << "- rows: " << input.rows.size() << " (merged by device and case_id)\n";
+  out << "- rows: " << rows.size() << " (merged by device and case_id)\n";
   out << "- sources: " << markdown_cell(list(input.sources)) << "\n";
-  out << "- devices: " << markdown_cell(list(devices)) << "\n";
-  out << "- runs: " << markdown_cell(list(runs)) << "\n";
-  out << "- gridfuzz commits: " << markdown_cell(list(commits)) << "\n";
+  out << "- devices: " << markdown_cell(list(data.devices)) << "\n";
+  out << "- runs: " << markdown_cell(list(data.runs)) << "\n";
+  out << "- gridfuzz commits: " << markdown_cell(list(data.commits)) << "\n";
   for (const auto& note : input.notes) out << "- note: " << markdown_cell(note) << "\n";
   out << "\n";
-  summary_section(out, input.rows);
-  out << phase_section(input.rows);
-  failures_section(out, input.rows, input.max_failures_listed);
-  boundary_section(out, input.rows);
-  two_axis_section(out, input.rows);
-  slowest_section(out, input.rows, input.slowest);
+  summary_section(out, data);
+  out << phase_section(data.phases.totals());
+  failures_section(out, data.failures, rows);
+  boundary_section(out, data, rows);
+  two_axis_section(out, data, rows);
+  slowest_section(out, data.slowest, rows);
   plots_section(out, input.plots);
   return out.str();
 }

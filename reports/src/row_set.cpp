@@ -4,7 +4,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "gridfuzz/reports/csv_reader.hpp"
+#include "gridfuzz/reports/row_files.hpp"
 #include "gridfuzz/reports/schema.hpp"
 
 namespace gridfuzz::reports {
@@ -84,25 +84,12 @@ std::vector<CsvRow> merge_rows(std::vector<std::vector<CsvRow>> files, std::vect
 }
 
 RowSet load_row_set(const std::vector<std::filesystem::path>& paths) {
+  const RowFiles files = RowFiles::load(paths);  // the one merge of files: by device and case_id
   RowSet set;
-  RowMerger merger;
-  for (const auto& path : paths) {
-    // A row at a time into the merge: the text and the records of a file are never held whole.
-    CsvRowStream stream(path);
-    CsvRow row;
-    std::size_t line = 0;
-    while (stream.next(row, line)) merger.add(std::move(row));
-    set.sources.push_back(path.string() + " (" + std::to_string(stream.rows_read()) + " rows)");
-    if (const auto partial = stream.dropped_partial_line())
-      set.notes.push_back(path.string() + ": an unfinished last row (line " + std::to_string(*partial) +
-                          ") was dropped: its case did not finish");
-    if (!stream.ignored_columns().empty()) {
-      std::string names;
-      for (const auto& n : stream.ignored_columns()) names += (names.empty() ? "" : ", ") + n;
-      set.notes.push_back(path.string() + ": columns of a newer schema minor version ignored: " + names);
-    }
-  }
-  set.rows = merger.take(&set.notes);
+  set.rows.reserve(files.size());
+  files.visit([&](std::size_t, const CsvRow& row) { set.rows.push_back(row); });
+  set.notes = files.notes();
+  set.sources = files.sources();
   return set;
 }
 

@@ -10,7 +10,7 @@
 #include "detail/plot_parts.hpp"
 #include "gridfuzz/reports/axis_lines.hpp"
 #include "gridfuzz/reports/boundary_table.hpp"
-#include "gridfuzz/reports/case_outcome.hpp"
+#include "gridfuzz/reports/case_outcome.hpp"  // device_slug
 #include "gridfuzz/reports/gnuplot_script.hpp"
 #include "gridfuzz/reports/text_escape.hpp"
 
@@ -18,29 +18,6 @@ namespace gridfuzz::reports::detail {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Which of several cases at one value the picture shows: the most alarming.
-int severity(Outcome o) {
-  switch (o) {
-    case Outcome::disagrees: return 6;
-    case Outcome::failed: return 5;
-    case Outcome::wrapped: return 4;
-    case Outcome::known: return 3;
-    case Outcome::refused: return 2;
-    case Outcome::pass: return 1;
-    case Outcome::skipped: return 0;
-  }
-  return 0;
-}
-
-PointOutcome shown_outcome(const std::vector<const CsvRow*>& rows) {
-  PointOutcome shown = point_outcome(*rows.front());
-  for (const CsvRow* row : rows) {
-    const PointOutcome o = point_outcome(*row);
-    if (severity(o.outcome) > severity(shown.outcome)) shown = o;
-  }
-  return shown;
-}
 
 struct Marker {
   Outcome outcome;
@@ -125,8 +102,8 @@ std::optional<Panel> make_panel(const std::string& axis, const std::vector<const
     if (line) {
       bool leading_fail = true;  // still in the run of failing values the line starts with
       std::optional<Outcome> first_outcome;
-      for (const auto& [v, cases] : line->points) {
-        const PointOutcome o = shown_outcome(cases);
+      for (const auto& [v, point] : line->points) {
+        const PointOutcome o = point.shown;  // the most alarming of its cases
         if (o.outcome != Outcome::skipped) {  // a case not run says nothing about the cause
           if (!first_outcome) first_outcome = o.outcome;
           leading_fail = leading_fail && o.fails() && o.outcome == *first_outcome;
@@ -153,15 +130,11 @@ std::string fixed_axes_text(const std::string& along) {
 }  // namespace
 
 std::optional<Drawing> summary_picture(const std::string& kernel, const std::string& device,
-                                       const std::vector<CsvRow>& rows, const fs::path& out_dir,
+                                       const std::vector<std::string>& variants,
+                                       const std::vector<const AxisLine*>& lines, const fs::path& out_dir,
                                        const fs::path& shown_dir) {
-  std::vector<std::string> variants;
-  for (const CsvRow& row : rows)
-    if (std::find(variants.begin(), variants.end(), row.get("variant")) == variants.end())
-      variants.push_back(row.get("variant"));
-  const std::vector<AxisLine> lines = axis_lines(rows, 1);
   std::map<std::string, std::vector<const AxisLine*>> by_axis;
-  for (const AxisLine& line : lines) by_axis[line.axis].push_back(&line);
+  for (const AxisLine* line : lines) by_axis[line->axis].push_back(line);
   std::vector<std::string> axes;
   for (const auto& [axis, members] : by_axis) axes.push_back(axis);
   std::stable_sort(axes.begin(), axes.end(),

@@ -29,11 +29,29 @@ struct Ratio {
   std::vector<std::pair<std::int64_t, double>> points;
 };
 
-std::string timing_axis(const std::vector<std::pair<const CsvRow*, std::map<std::string, std::string>>>& points) {
+// A timed row on a line along the picture's axis.
+struct Entry {
+  std::uint64_t along_hash = 0;
+  std::int64_t value = 0;
+  std::uint32_t timing = 0;      // its index in RowFacts::timings()
+  std::uint32_t axis_index = 0;  // the axis' index in the row's signature
+};
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  return (h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdULL;
+}
+
+// tokens when it has two values or more, else the axis with the most values (the first by name).
+std::string timing_axis(const RowFacts& facts, const std::vector<std::uint32_t>& timings) {
   std::map<std::string, std::set<std::int64_t>> values;
-  for (const auto& [row, axes] : points)
-    for (const auto& [name, value] : axes)
-      if (const auto v = parse_int(value)) values[name].insert(*v);
+  std::map<std::uint32_t, std::set<std::int64_t>> by_id;
+  for (const std::uint32_t t : timings) {
+    const RowFacts::Row& row = facts.row(facts.timings()[t].position);
+    const auto& names = facts.signature(row.signature);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (const auto v = facts.integer(facts.value(row, i))) by_id[names[i]].insert(*v);
+  }
+  for (auto& [id, set] : by_id) values[std::string(facts.text(id))] = std::move(set);
   if (values["tokens"].size() >= 2) return "tokens";
   std::string best;
   std::size_t most = 1;
@@ -45,46 +63,92 @@ std::string timing_axis(const std::vector<std::pair<const CsvRow*, std::map<std:
   return best;
 }
 
+int compare_along(const RowFacts& facts, const Entry& a, const Entry& b) {
+  const RowFacts::Row &x = facts.row(facts.timings()[a.timing].position), &y = facts.row(facts.timings()[b.timing].position);
+  if (x.signature != y.signature) return x.signature < y.signature ? -1 : 1;
+  for (std::size_t i = 0; i < facts.signature(x.signature).size(); ++i) {
+    if (i == a.axis_index) continue;
+    const std::uint32_t u = facts.value(x, i), v = facts.value(y, i);
+    if (u != v) return u < v ? -1 : 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
-std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device,
-                                      const std::vector<const CsvRow*>& rows, const fs::path& out_dir,
+std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device, const RowFacts& facts,
+                                      const std::vector<std::uint32_t>& timings, const fs::path& out_dir,
                                       const fs::path& shown_dir) {
-  std::vector<std::pair<const CsvRow*, std::map<std::string, std::string>>> timed;
-  for (const CsvRow* row : rows)
-    if (timing_of(*row)) timed.emplace_back(row, case_axes(*row));
-  const std::string axis = timing_axis(timed);
+  const std::string axis = timing_axis(facts, timings);
   if (axis.empty()) return std::nullopt;
+  const std::uint32_t axis_id = *facts.find_text(axis);
 
-  // along (the other axes) -> curve -> value -> timing; curves in the rows' order.
-  std::map<std::string, std::map<Curve, Points>> lines;
+  // The timed rows with a value of the axis, and the curves in the order the rows name them.
+  std::vector<Entry> entries;
   std::vector<Curve> order;
-  for (const auto& [row, axes] : timed) {
-    const auto it = axes.find(axis);
-    const auto v = it == axes.end() ? std::nullopt : parse_int(it->second);
+  const auto curve_of = [&](const Entry& e) {
+    const RowFacts::Group& g = facts.group(facts.row(facts.timings()[e.timing].position).group);
+    return Curve{std::string(facts.text(g.kernel)), std::string(facts.text(g.variant))};
+  };
+  for (const std::uint32_t t : timings) {
+    const RowFacts::Row& row = facts.row(facts.timings()[t].position);
+    const auto& names = facts.signature(row.signature);
+    const auto at = std::find(names.begin(), names.end(), axis_id);
+    if (at == names.end()) continue;
+    const auto index = static_cast<std::size_t>(at - names.begin());
+    const auto v = facts.integer(facts.value(row, index));
     if (!v) continue;
-    std::string along;
-    for (const auto& [name, value] : axes)
-      if (name != axis) along += (along.empty() ? "" : ",") + name + "=" + value;
-    const Curve curve{row->get("kernel"), row->get("variant")};
-    lines[along][curve].emplace(*v, *timing_of(*row));
+    std::uint64_t hash = row.signature;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (i != index) hash = mix(hash, facts.value(row, i));
+    entries.push_back({hash, *v, t, static_cast<std::uint32_t>(index)});
+    const Curve curve = curve_of(entries.back());
     if (std::find(order.begin(), order.end(), curve) == order.end()) order.push_back(curve);
   }
-  // The line that the most curves cover with two points or more; ties: the most points.
+  // Rows of one `along` (the other axes) together, in their order.
+  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    if (a.along_hash != b.along_hash) return a.along_hash < b.along_hash;
+    if (const int c = compare_along(facts, a, b); c != 0) return c < 0;
+    return a.timing < b.timing;
+  });
+  // The line that the most curves cover with two points or more; ties: the most points, then the
+  // first `along` by name.
+  std::map<Curve, Points> best_curves;
   const std::map<Curve, Points>* best = nullptr;
   std::string best_along;
   std::pair<std::size_t, std::size_t> best_score{0, 0};
-  for (const auto& [along, curves] : lines) {
+  for (std::size_t begin = 0; begin < entries.size();) {
+    std::size_t end = begin + 1;
+    while (end < entries.size() && entries[end].along_hash == entries[begin].along_hash &&
+           compare_along(facts, entries[begin], entries[end]) == 0)
+      ++end;
+    std::map<Curve, Points> curves;
+    for (std::size_t i = begin; i < end; ++i) {
+      const RowFacts::Timing& t = facts.timings()[entries[i].timing];
+      TimingSamples samples;
+      samples.median_ms = t.median_ms;
+      samples.min_ms = t.min_ms;
+      samples.max_ms = t.max_ms;
+      curves[curve_of(entries[i])].emplace(entries[i].value, samples);  // the first row of a value
+    }
     std::pair<std::size_t, std::size_t> score{0, 0};
     for (const auto& [curve, points] : curves) {
       score.first += points.size() >= 2;
       score.second += points.size();
     }
-    if (score > best_score) {
-      best_score = score;
-      best = &curves;
-      best_along = along;
+    if (score >= best_score && score.first > 0) {
+      std::map<std::string, std::string> fixed = facts.axes(facts.row(facts.timings()[entries[begin].timing].position));
+      fixed.erase(axis);
+      std::string along;
+      for (const auto& [name, value] : fixed) along += (along.empty() ? "" : ",") + name + "=" + value;
+      if (score > best_score || along < best_along) {
+        best_score = score;
+        best_curves = std::move(curves);
+        best = &best_curves;
+        best_along = std::move(along);
+      }
     }
+    begin = end;
   }
   if (!best || best_score.first == 0) return std::nullopt;
 

@@ -19,17 +19,7 @@ std::string short_rule(const CsvRow& row) {
   return observed_text(row);
 }
 
-const CsvRow* failing_row_at(const LinePoints& points, std::int64_t value, bool observed) {
-  const auto it = points.find(value);
-  if (it == points.end()) return nullptr;
-  for (const CsvRow* row : it->second) {
-    const bool fails = observed ? observed_fails(*row).value_or(false) : predicted_fails(*row);
-    if (fails) return row;
-  }
-  return nullptr;
-}
-
-TwoAxisCell make_cell(const AxisLine& line) {
+TwoAxisCell make_cell(const AxisLine& line, const RowSource& rows) {
   TwoAxisCell cell;
   const BoundarySide predicted = predicted_side(line.points);
   const std::optional<BoundarySide> observed = observed_side(line.points);
@@ -42,8 +32,7 @@ TwoAxisCell make_cell(const AxisLine& line) {
   cell.fails_from_start = side.first_fail && !side.last_pass;
   cell.model_differs = observed && predicted.first_fail != observed->first_fail;
   cell.model_first_fail = predicted.first_fail;
-  if (side.first_fail)
-    if (const CsvRow* row = failing_row_at(line.points, *side.first_fail, cell.observed)) cell.rule = short_rule(*row);
+  if (side.first_fail_row) cell.rule = short_rule(rows.at(*side.first_fail_row));
   return cell;
 }
 
@@ -67,17 +56,30 @@ const std::vector<std::pair<std::string, std::string>>& two_axis_pairs() {
   return pairs;
 }
 
-std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows) {
-  // Variants in the order the rows name them (the sweep writes them in plan order).
-  std::map<std::pair<std::string, std::string>, std::vector<std::string>> variant_order;
-  std::map<std::pair<std::string, std::string>, std::map<std::string, std::set<std::int64_t>>> key_values;
-  for (const CsvRow& row : rows) {
-    auto& order = variant_order[{row.get("kernel"), row.get("device")}];
-    if (std::find(order.begin(), order.end(), row.get("variant")) == order.end()) order.push_back(row.get("variant"));
-    for (const auto& [name, value] : case_axes(row))
-      if (const auto v = parse_int(value)) key_values[{row.get("kernel"), row.get("device")}][name].insert(*v);
+std::vector<TwoAxisTable> two_axis_tables(const RowFacts& facts, const RowSource& rows) {
+  // Variants in the order the rows name them (the sweep writes them in plan order), and the
+  // values of each key axis in the rows.
+  const auto variant_order = facts.variants_in_order();
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::set<std::int64_t>> key_values;  // kernel, device, axis
+  std::vector<std::uint32_t> key_axes;
+  for (const auto& [axis, key_axis] : two_axis_pairs())
+    if (const auto id = facts.find_text(key_axis)) key_axes.push_back(*id);
+  for (std::size_t position = 0; position < facts.size(); ++position) {
+    const RowFacts::Row& row = facts.row(position);
+    const RowFacts::Group& g = facts.group(row.group);
+    const auto& names = facts.signature(row.signature);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (std::find(key_axes.begin(), key_axes.end(), names[i]) != key_axes.end())
+        if (const auto v = facts.integer(facts.value(row, i))) key_values[{g.kernel, g.device, names[i]}].insert(*v);
   }
-  const std::vector<AxisLine> lines = axis_lines(rows, 1);
+  const auto values_of = [&](const std::pair<std::string, std::string>& kd, const std::string& axis) {
+    const auto kernel = facts.find_text(kd.first), device = facts.find_text(kd.second), name = facts.find_text(axis);
+    static const std::set<std::int64_t> none;
+    if (!kernel || !device || !name) return none;
+    const auto it = key_values.find({*kernel, *device, *name});
+    return it == key_values.end() ? none : it->second;
+  };
+  const std::vector<AxisLine> lines = axis_lines(facts, LineChoice::beside_two_points);
 
   std::vector<TwoAxisTable> tables;
   for (const auto& [kd, variants] : variant_order) {
@@ -115,15 +117,20 @@ std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows) {
         for (const auto& [name, value] : found[id].begin()->second->fixed)
           if (name != key_axis && other_values[name].size() > 1)
             entry.others += (entry.others.empty() ? "" : ",") + name + "=" + value;
-        for (const auto& [variant, line] : found[id]) entry.cells[variant] = make_cell(*line);
+        for (const auto& [variant, line] : found[id]) entry.cells[variant] = make_cell(*line, rows);
         table.entries.push_back(std::move(entry));
       }
-      for (std::int64_t v : key_values[kd][key_axis])
+      for (std::int64_t v : values_of(kd, key_axis))
         if (!covered.count(v)) table.values_without_line.push_back(v);
       tables.push_back(std::move(table));
     }
   }
   return tables;
+}
+
+std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows) {
+  const RowVector source(rows);
+  return two_axis_tables(RowFacts::of(source), source);
 }
 
 std::string cell_text(const TwoAxisCell& cell) {

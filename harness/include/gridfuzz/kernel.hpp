@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gridfuzz/checked_math.hpp"
 #include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/launch_plan.hpp"
@@ -46,7 +47,9 @@ struct BufferSpec {
   BufferRole role = BufferRole::input;
   ElementType type = ElementType::u8;
   std::uint64_t elements = 0;
-  std::uint64_t bytes() const { return elements * element_bytes(type); }
+  // elements x element size, or the largest uint64 when that does not fit: a size past 2^64 bytes
+  // is "more than any device", never a wrapped small one.
+  std::uint64_t bytes() const { return checked_mul(elements, element_bytes(type)).value_or(UINT64_MAX); }
 };
 
 // The index of the buffer called `name` in `specs`; throws std::out_of_range naming the buffers.

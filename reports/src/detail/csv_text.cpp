@@ -118,6 +118,24 @@ bool RecordScanner::next(RawRecord& record) {
   return false;
 }
 
+void RecordScanner::seek(std::uint64_t offset, std::size_t line,
+                         const std::function<void(std::uint64_t)>& reposition) {
+  if (offset >= dropped_ && offset <= dropped_ + buffer_.size()) {
+    pos_ = static_cast<std::size_t>(offset - dropped_);
+  } else {
+    reposition(offset);
+    buffer_.clear();
+    pos_ = 0;
+    dropped_ = offset;
+    end_ = false;
+  }
+  line_ = line;
+  started_ = true;
+  finished_ = false;
+  partial_line_.reset();
+  partial_fields_ = 0;
+}
+
 bool RecordScanner::take_line_end() {
   const std::size_t length = peek() == '\n' ? 1 : crlf_here() ? 2 : 0;
   if (length == 0) return false;

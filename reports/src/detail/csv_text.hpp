@@ -49,6 +49,13 @@ class RecordScanner {
   // The next complete record (blank lines skipped); false at the end of the text.
   bool next(RawRecord& record);
 
+  // Where the record `next` returned last starts: its byte offset in the text.
+  std::uint64_t record_start() const noexcept { return record_start_; }
+  // Reads on at `offset`, the start of a record read before (record_start), which begins line
+  // `line`: the next record is that one. `reposition` moves the byte source there; it is not
+  // called when the bytes are still in the buffer (rows of one file visited in order).
+  void seek(std::uint64_t offset, std::size_t line, const std::function<void(std::uint64_t)>& reposition);
+
   // Once next returned false: bytes up to the end of the last complete record (or blank line),
   // where a resuming writer cuts; the first line of an unterminated trailing record, if any, and
   // how many fields it had begun.

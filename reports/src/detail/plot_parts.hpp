@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/axis_lines.hpp"
 #include "gridfuzz/reports/plots.hpp"
 #include "gridfuzz/reports/point_outcome.hpp"
+#include "gridfuzz/reports/row_facts.hpp"
 #include "gridfuzz/reports/two_axis_table.hpp"
 
 namespace gridfuzz::reports::detail {
@@ -55,15 +56,18 @@ int axis_rank(const std::string& axis);
 // Each picture's files go to out_dir/plots; its script's fallback folder (gnuplot_prologue) is
 // shown_dir/plots, where the folder will be once in place.
 
-// The per-kernel summary: one panel per axis with a boundary line, one row per variant.
+// The per-kernel summary: one panel per axis with a boundary line, one row per variant (`variants`
+// in the order the rows name them); `lines` are the kernel x device's (LineChoice::beside_two_points).
 std::optional<Drawing> summary_picture(const std::string& kernel, const std::string& device,
-                                       const std::vector<CsvRow>& rows, const std::filesystem::path& out_dir,
+                                       const std::vector<std::string>& variants,
+                                       const std::vector<const AxisLine*>& lines, const std::filesystem::path& out_dir,
                                        const std::filesystem::path& shown_dir);
 
 // Time by tokens (or the axis with most timed values) for every variant of the kernels of one
-// operation (gguf.moe_vec and vllm.moe_vec), with a ratio panel.
-std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device,
-                                      const std::vector<const CsvRow*>& rows, const std::filesystem::path& out_dir,
+// operation (gguf.moe_vec and vllm.moe_vec), with a ratio panel. `timings`: the operation x
+// device's timed rows (indexes into facts.timings()), in order.
+std::optional<Drawing> timing_picture(const std::string& operation, const std::string& device, const RowFacts& facts,
+                                      const std::vector<std::uint32_t>& timings, const std::filesystem::path& out_dir,
                                       const std::filesystem::path& shown_dir);
 
 // First failing value of one axis for each value of the other, variants as series.

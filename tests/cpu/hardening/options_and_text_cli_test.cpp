@@ -53,7 +53,9 @@ TEST(OptionsAndTextCli, StaticBisectRefusesCsvInsteadOfIgnoringIt) {
   TempDir tmp;
   const std::string bisect = "bisect affine.qmm --variant legacy --axis tokens --set vocab=128256 --range 1:40000 ";
   expect_one_line(run(bisect + "--static --csv /tmp"), 2, "--csv");
-  expect_one_line(run(bisect + "--device-preset sm_90 --csv " + tmp / "b.csv"), 2, "writes no row");
+  // Why it is static, as it is: a preset (said "no GPU here: )" with nothing after it, also on a GPU).
+  expect_one_line(run(bisect + "--device-preset sm_90 --csv " + tmp / "b.csv"), 2,
+                  "writes no row (--device-preset judges against a preset: drop it to bisect on the GPU, or drop --csv)");
   EXPECT_FALSE(fs::exists(tmp / "b.csv"));
   const Result r = run(bisect + "--static");
   EXPECT_EQ(r.exit_code, 0) << r.output;

@@ -194,6 +194,16 @@ TEST(OutputFilesCli, ReportNeverWritesThroughWhatIsPlantedInItsFolder) {
   EXPECT_EQ(slurp(tmp / "elsewhere/notes.txt"), "mine\n");
   expect_one_line(run("report " + tmp / "elsewhere/notes.txt" + " --out " + tmp / "elsewhere"), 2, "");
   expect_one_line(run(report_of(tmp, tmp.path.string())), 2, "the CSV");
+  // Refused before the rows are gathered: the refusal is all it says. It read the CSV whole and
+  // noted a ledger entry the rows reached unmatched first (rows that ran, an entry none names).
+  std::string ran = slurp(tmp / "B.csv");
+  for (std::size_t at; (at = ran.find(",static,-,,,static,")) != std::string::npos;)
+    ran.replace(at, 19, ",accept,-,,,pass,");
+  write(tmp / "ran.csv", ran);
+  write(tmp / "ledger.txt", "gguf.moe_vec legacy fail:fault x.md#finding-1 a.cu:1\n");
+  const std::string ledger = " --ledger " + tmp / "ledger.txt";
+  ASSERT_NE(run("report " + tmp / "ran.csv" + ledger).output.find("ledger entries unmatched"), std::string::npos);
+  expect_one_line(run("report " + tmp / "ran.csv" + " --out " + tmp / "planted" + ledger), 2, "gridfuzz did not write");
   // Nothing was left beside the folders (no staging folder).
   for (const auto& e : fs::directory_iterator(tmp.path))
     EXPECT_EQ(e.path().filename().string().find(".gridfuzz-"), std::string::npos) << e.path();

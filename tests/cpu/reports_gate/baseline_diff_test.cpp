@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "crafted_rows.hpp"
+#include "gridfuzz/core/ledger.hpp"
 #include "gridfuzz/reports/baseline_diff.hpp"
 
 namespace gridfuzz::reports {
@@ -70,7 +71,7 @@ TEST(BaselineDiff, BoundaryTheRunNeverReachedIsNotAMove) {
   EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
   EXPECT_TRUE(diff.moved_boundaries.empty());
   ASSERT_EQ(diff.boundaries_not_reached.size(), 1u) << render_diff(diff);
-  EXPECT_NE(diff.boundaries_not_reached[0].what.find("judged up to 8191"), std::string::npos)
+  EXPECT_NE(diff.boundaries_not_reached[0].what.find("8192 -> none (not in the current run: 8192)"), std::string::npos)
       << diff.boundaries_not_reached[0].what;
   EXPECT_NE(render_diff(diff).find("did not reach"), std::string::npos);
   // The other way round: the baseline stopped short, the current run found the boundary.
@@ -89,6 +90,113 @@ TEST(BaselineDiff, BoundaryTheRunNeverReachedIsNotAMove) {
   const BaselineDiff moved = diff_runs(baseline, passing);
   EXPECT_TRUE(moved.gate_failed());
   EXPECT_EQ(moved.moved_boundaries.size(), 1u) << render_diff(moved);
+}
+
+// Issue 29: a boundary is compared over the points both runs hold. A run that lacks the baseline's
+// boundary case (a budget stopped it before 8192) but holds the points around it finds its first
+// fail at 8193; the baseline fails there too, so nothing moved: the boundary was not reached. On
+// the H200 40 of 50 moved boundaries were this (evidence/2026-12-04-h200-nightly-ecac781).
+TEST(BaselineDiff, ABoundaryCaseOneRunLacksIsNotReachedNotAMove) {
+  const auto baseline = legacy_boundary_run();  // 8190..8194, first fail 8192 (predicted and observed)
+  std::vector<CsvRow> without_8192;
+  for (const CsvRow& row : baseline)
+    if (row.get("tokens") != "8192") without_8192.push_back(row);
+  const BaselineDiff diff = diff_runs(baseline, without_8192);
+  EXPECT_FALSE(diff.gate_failed()) << render_diff(diff);
+  EXPECT_TRUE(diff.moved_boundaries.empty());
+  ASSERT_EQ(diff.boundaries_not_reached.size(), 1u) << render_diff(diff);
+  EXPECT_EQ(diff.boundaries_not_reached[0].what,
+            "predicted first fail 8192 -> 8193 (not in the current run: 8192); "
+            "observed first fail 8192 -> 8193 (not in the current run: 8192)");
+  EXPECT_EQ(diff.boundary_lines_in_both, 1u);
+  EXPECT_NE(render_diff(diff).find("boundary lines in both runs 1: 1 not reached by one run"), std::string::npos)
+      << render_diff(diff);
+  // The baseline lacking the case, the current run holding it: the same.
+  const BaselineDiff reverse = diff_runs(without_8192, baseline);
+  EXPECT_FALSE(reverse.gate_failed()) << render_diff(reverse);
+  ASSERT_EQ(reverse.boundaries_not_reached.size(), 1u) << render_diff(reverse);
+  EXPECT_NE(reverse.boundaries_not_reached[0].what.find("8193 -> 8192 (not in the baseline: 8192)"), std::string::npos)
+      << reverse.boundaries_not_reached[0].what;
+
+  // Over the points both hold the runs disagree when 8193 passes now: a move, without 8192 too.
+  auto passes_8193 = without_8192;
+  for (CsvRow& row : passes_8193)
+    if (row.get("tokens") == "8193") {
+      row.set("predicted", "accept");
+      row.set("observed", "accept");
+      row.set("oracle", "exact");
+      row.set("verdict", "pass");
+    }
+  const BaselineDiff moved = diff_runs(baseline, passes_8193);
+  EXPECT_TRUE(moved.gate_failed());
+  ASSERT_EQ(moved.moved_boundaries.size(), 1u) << render_diff(moved);
+  EXPECT_EQ(moved.moved_boundaries[0].what, "predicted first fail 8192 -> 8194; observed first fail 8192 -> 8194");
+  EXPECT_TRUE(moved.boundaries_not_reached.empty());
+}
+
+// MLX's epilogue race (mlx.md finding 6) as the checked-in ledger names it.
+constexpr const char* kRaceLedger =
+    "mlx.qmm upstream fail:nondeterministic mlx.md#finding-6 qmm_sm80.cuh:249-271 if cols / 64 % 3 != 1\n";
+
+CsvRow mlx_row(std::int64_t tokens) {
+  return make_row("mlx.qmm", "upstream",
+                  {{"tokens", std::to_string(tokens)}, {"cols", "2816"}, {"vocab", "4096"}, {"bits", "4"}});
+}
+
+// The race as the run records it: the call made twice differed, the ledger expects that here.
+void make_race(CsvRow& row) {
+  row.set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  row.set("verdict", "expected-fail");
+  row.set("finding", "mlx.md#finding-6");
+}
+
+// Issue 29: a boundary that moves only because a known race showed in one run and not the other
+// is that race, not a move, and does not fail the gate; the race's rows beside a real move do not
+// hide the move.
+TEST(BaselineDiff, ABoundaryOnlyANamedRaceMovesIsThatRaceNotAMove) {
+  DiffOptions options;
+  options.known_races = KnownRaces(Ledger::parse(kRaceLedger));
+  std::vector<CsvRow> clean;
+  for (std::int64_t t = 64; t <= 68; ++t) clean.push_back(mlx_row(t));
+  auto raced = clean;
+  make_race(raced[2]);  // tokens 66
+
+  const BaselineDiff appeared = diff_runs(clean, raced, options);
+  EXPECT_FALSE(appeared.gate_failed()) << render_diff(appeared);
+  EXPECT_TRUE(appeared.moved_boundaries.empty());
+  ASSERT_EQ(appeared.boundaries_moved_by_race.size(), 1u) << render_diff(appeared);
+  EXPECT_EQ(appeared.boundaries_moved_by_race[0].what, "observed first fail none -> 66 (a race: mlx.md#finding-6)");
+  EXPECT_NE(render_diff(appeared).find("Boundaries moved only by a race"), std::string::npos) << render_diff(appeared);
+  const BaselineDiff gone = diff_runs(raced, clean, options);
+  EXPECT_FALSE(gone.gate_failed()) << render_diff(gone);
+  EXPECT_EQ(gone.boundaries_moved_by_race.size(), 1u) << render_diff(gone);
+
+  // The ledger decides: where it names no such race the same rows move the boundary.
+  const BaselineDiff unnamed = diff_runs(clean, raced);
+  EXPECT_TRUE(unnamed.gate_failed());
+  EXPECT_EQ(unnamed.moved_boundaries.size(), 1u) << render_diff(unnamed);
+
+  // fail:nondeterministic is a race whatever the ledger says: the baseline's, not seen now.
+  auto unexpected = clean;
+  unexpected[2].set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  unexpected[2].set("verdict", "fail:nondeterministic");
+  const BaselineDiff not_seen = diff_runs(unexpected, clean);
+  EXPECT_FALSE(not_seen.gate_failed()) << render_diff(not_seen);
+  EXPECT_EQ(not_seen.races_not_seen.size(), 1u);
+  ASSERT_EQ(not_seen.boundaries_moved_by_race.size(), 1u) << render_diff(not_seen);
+  EXPECT_EQ(not_seen.boundaries_moved_by_race[0].what,
+            "observed first fail 66 -> none (a race: fail:nondeterministic)");
+
+  // A real failure beside the race: 67 refused now, which no race explains.
+  auto refused = raced;
+  refused[3].set("observed", "refuse:CUDA_ERROR_INVALID_VALUE");
+  refused[3].set("oracle", "-");
+  refused[3].set("verdict", "model-mismatch");
+  const BaselineDiff both = diff_runs(clean, refused, options);
+  EXPECT_TRUE(both.gate_failed());
+  ASSERT_EQ(both.moved_boundaries.size(), 1u) << render_diff(both);
+  EXPECT_EQ(both.moved_boundaries[0].what, "observed first fail none -> 66");
+  EXPECT_TRUE(both.boundaries_moved_by_race.empty());
 }
 
 TEST(BaselineDiff, NewFailureFailsAndNamesTheReplay) {

@@ -28,7 +28,7 @@ TEST(BoundaryTable, LegacyMoeVecTokens8190To8194) {
   EXPECT_EQ(b.variant, "legacy");
   EXPECT_EQ(b.device, "NVIDIA H200");
   EXPECT_EQ(b.axis, "tokens");
-  EXPECT_EQ(b.points, 5u);
+  EXPECT_EQ(b.points.size(), 5u);
   EXPECT_EQ(b.min_value, 8190);
   EXPECT_EQ(b.max_value, 8194);
   EXPECT_EQ(b.predicted.last_pass, 8191);
@@ -113,10 +113,10 @@ TEST(BoundaryTable, EachAxisOnItsOwnLineAndGroupsStaySeparate) {
   const BoundaryLine* top_k = line_of(table, "top_k");
   ASSERT_TRUE(tokens && top_k);
   EXPECT_EQ(tokens->device, "NVIDIA H200");
-  EXPECT_EQ(tokens->points, 3u);
+  EXPECT_EQ(tokens->points.size(), 3u);
   EXPECT_EQ(tokens->predicted.last_pass, 8191);
   EXPECT_EQ(tokens->predicted.first_fail, 8192);
-  EXPECT_EQ(top_k->points, 3u);
+  EXPECT_EQ(top_k->points.size(), 3u);
   EXPECT_FALSE(top_k->predicted.first_fail.has_value()) << "64*64 = 4096 pairs fit";
 }
 

@@ -158,6 +158,55 @@ TEST(CliDiff, MovedBoundaryIsExit1WithTheList) {
   EXPECT_NE(r.output.find(moved[2].get("replay")), std::string::npos) << r.output;
 }
 
+// Issue 29 on the command line: a run that lacks the baseline's boundary case passes the gate (the
+// boundary was not reached), a boundary only a race the ledger names moves passes it, and a real
+// move still fails it.
+TEST(CliDiff, BoundariesAreComparedWhereBothRunsHoldCasesAndANamedRaceIsNoMove) {
+  TempDir dir;
+  testing::write_csv(dir / "base.csv", legacy_run());  // 8190..8194, first fail 8192
+  std::vector<CsvRow> short_run;
+  for (const CsvRow& row : legacy_run())
+    if (row.get("tokens") != "8192") short_run.push_back(row);
+  testing::write_csv(dir / "short.csv", short_run);
+  auto r = run("diff " + q(dir / "base.csv") + " " + q(dir / "short.csv"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("observed first fail 8192 -> 8193 (not in the current run: 8192)"), std::string::npos)
+      << r.output;
+  for (CsvRow& row : short_run)
+    if (row.get("tokens") == "8193") {  // passes now, which the baseline judged: a move
+      row.set("observed", "accept");
+      row.set("oracle", "exact");
+      row.set("verdict", "pass");  // no new failure: the moved boundary alone fails the gate
+    }
+  testing::write_csv(dir / "moved.csv", short_run);
+  r = run("diff --json " + q(dir / "base.csv") + " " + q(dir / "moved.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("\"moved_boundaries\":[{\"what\":\"observed first fail 8192 -> 8194\""), std::string::npos)
+      << r.output;
+
+  // MLX's epilogue race, named by the ledger: a case that raced in one run only.
+  testing::write_text(dir / "ledger.txt",
+                      "mlx.qmm upstream fail:nondeterministic mlx.md#finding-6 qmm_sm80.cuh:249-271 if cols / 64 % 3 != 1\n");
+  testing::write_text(dir / "no-race-ledger.txt", "mlx.qmm upstream refused\n");
+  std::vector<CsvRow> clean;
+  for (std::int64_t t = 64; t <= 68; ++t)
+    clean.push_back(testing::make_row("mlx.qmm", "upstream",
+                                      {{"tokens", std::to_string(t)}, {"cols", "2816"}, {"vocab", "4096"}}));
+  auto raced = clean;
+  raced[2].set("oracle", "split:exact:24 unwritten:0 cpu:250/256 self:differ:24");
+  raced[2].set("verdict", "expected-fail");
+  raced[2].set("finding", "mlx.md#finding-6");
+  testing::write_csv(dir / "clean.csv", clean);
+  testing::write_csv(dir / "raced.csv", raced);
+  const std::string files = q(dir / "clean.csv") + " " + q(dir / "raced.csv");
+  r = run("diff " + files + " --ledger " + q(dir / "ledger.txt"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("observed first fail none -> 66 (a race: mlx.md#finding-6)"), std::string::npos) << r.output;
+  r = run("diff " + files + " --ledger " + q(dir / "no-race-ledger.txt"));
+  EXPECT_EQ(r.exit_code, 1) << "the ledger names no race: the same rows move the boundary\n" << r.output;
+  EXPECT_NE(r.output.find("Moved boundaries (1)"), std::string::npos) << r.output;
+}
+
 TEST(CliDiff, SlowDownAndThresholdOption) {
   TempDir dir;
   auto base = legacy_run(), now = legacy_run();

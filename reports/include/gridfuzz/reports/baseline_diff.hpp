@@ -7,12 +7,15 @@
 // different devices, or with no case in common, cannot be compared at all: the gate neither passes
 // nor fails then (`incomparable()`). docs/REPORTS.md, "The gate", states the rules.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gridfuzz/reports/boundary_table.hpp"
 #include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/known_races.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 #include "gridfuzz/reports/timing_compare.hpp"
 
 namespace gridfuzz::reports {
@@ -26,7 +29,7 @@ struct CaseChange {
 
 struct BoundaryMove {
   BoundaryLine before, after;
-  std::string what;  // "predicted first fail 8192 -> 8193; observed first fail 8192 -> none"
+  std::string what;  // "predicted first fail 8192 -> 8193; observed first fail 8192 -> none" (boundary_compare.hpp)
 };
 
 struct TimedCase {
@@ -80,9 +83,14 @@ struct BaselineDiff {
   std::vector<std::string> added_kernels, removed_kernels;  // "kernel variant" (device)
   std::vector<CaseChange> added_cases, removed_cases;
   std::vector<BoundaryLine> boundaries_only_in_baseline, boundaries_only_in_current;
-  // A line both runs have, where one run found a boundary at a value the other never judged (a
-  // time budget stopped it short): neither moved nor confirmed.
+  // Lines both runs have whose boundaries differ, but not over the points both runs judged: a
+  // deciding case is in one run only (a time budget stopped the other short). Neither moved nor
+  // confirmed: coverage.
   std::vector<BoundaryMove> boundaries_not_reached;
+  // Lines whose boundary moved only through the rows of a known race (KnownRaces): a race need
+  // not show in every run, so this is that race, not a move.
+  std::vector<BoundaryMove> boundaries_moved_by_race;
+  std::size_t boundary_lines_in_both = 0;
   std::size_t matched_cases = 0;
   std::size_t baseline_rows = 0, current_rows = 0;
   // The devices of each run's rows, "<device> (cc <cc>)", sorted, each once.
@@ -132,6 +140,11 @@ struct DiffOptions {
   // The run is one part of the baseline's plan (a shard): only the kernel x variants it has rows
   // of are in scope, and a family without rows is not missing.
   bool partial = false;
+  // The races the ledger names: boundaries that only their rows move are not moves.
+  KnownRaces known_races;
+  // Shown each row of the current run as the diff reads it (the ledger's findings, LedgerMatcher),
+  // so that a large run is not read once more for them.
+  std::function<void(const CsvRow&)> each_current_row;
 };
 
 // The kernel family of a kernel name: the part before the first '.' ("mlx.qmm" -> "mlx").
@@ -140,6 +153,11 @@ std::string kernel_family(const std::string& kernel);
 // "a, b, c and 2 more": up to three commits of a run, "(none)" for a commit column left empty.
 std::string commits_text(const std::vector<std::string>& commits);
 
+// Reads each run once in order (RowSource::visit), keeping the rows' facts (row_facts.hpp) and a
+// verdict a row, not the rows; a baseline row is read again by position where its text or timing
+// is needed (a listed change, a timed case, a removed case).
+BaselineDiff diff_runs(const RowSource& baseline, const RowSource& current, const DiffOptions& options = {});
+// The same of rows in memory, each run's rows merged by device and case_id first (merge_rows).
 BaselineDiff diff_runs(const std::vector<CsvRow>& baseline, const std::vector<CsvRow>& current,
                        const DiffOptions& options = {});
 

@@ -57,6 +57,12 @@ class CsvRowStream {
   // The next row and the line it starts on; false at the end of the file.
   bool next(CsvRow& row, std::size_t& line);
 
+  // Where the row `next` returned last starts in the file (a byte offset), to come back to it.
+  std::uint64_t row_offset() const;
+  // Reads on at a row read before: `offset` its row_offset, `line` the line next gave it. The next
+  // row is that one again. Rows are checked again as they are read.
+  void seek(std::uint64_t offset, std::size_t line);
+
   const std::vector<std::string>& ignored_columns() const;
   // Once next returned false: see CsvReadResult.
   std::optional<std::size_t> dropped_partial_line() const;

@@ -20,9 +20,18 @@ struct LedgerMatch {
   bool unmatched() const { return reached > 0 && matched == 0; }
 };
 
-// One per finding of the ledger, in the ledger's order. The condition reads the row's axes (from
-// its replay string, else its axis columns) and its predicted, observed and index_wrap columns:
-// the values the run judged it by.
+// One per finding of the ledger, in the ledger's order, counted as the rows are visited. The
+// condition reads the row's axes (from its replay string, else its axis columns) and its
+// predicted, observed and index_wrap columns: the values the run judged it by.
+class LedgerMatcher {
+ public:
+  explicit LedgerMatcher(const Ledger& ledger);
+  void add(const CsvRow& row);
+  const std::vector<LedgerMatch>& matches() const { return matches_; }
+
+ private:
+  std::vector<LedgerMatch> matches_;
+};
 std::vector<LedgerMatch> match_ledger(const Ledger& ledger, const std::vector<CsvRow>& rows);
 
 // One text per unmatched entry: "SOURCE:LINE KERNEL VARIANT FINDING (N case(s) reached it, none

@@ -4,6 +4,7 @@
 // before and after, and what each part of a sweep costs.
 #include <array>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,10 +34,25 @@ struct PhaseTotals {
 // last), then the kernel's sum over its tiers when it has more than one; then the same for the
 // whole run (its tiers only when it has more than one kernel and more than one tier), ending with
 // the run's sum. Rows without phase columns (static, schema < 1.4, cases that left no result) are
-// not counted. Empty when no row has them.
+// not counted. Empty when no row has them. Summed as the rows are visited, in their order.
+class PhaseSums {
+ public:
+  PhaseSums();
+  void add(const CsvRow& row);
+  std::vector<PhaseTotals> totals() const;
+
+ private:
+  struct Group {
+    std::map<std::size_t, PhaseTotals> by_tier;  // by the tier's place in the sweep
+    PhaseTotals sum;
+  };
+  std::map<std::string, Group> by_kernel_;
+  Group run_;
+};
 std::vector<PhaseTotals> phase_totals(const std::vector<CsvRow>& rows);
 
 // The Markdown section of report.md: seconds and share of each phase, per kernel and tier.
+std::string phase_section(const std::vector<PhaseTotals>& totals);
 std::string phase_section(const std::vector<CsvRow>& rows);
 
 }  // namespace gridfuzz::reports

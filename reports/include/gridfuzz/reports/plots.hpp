@@ -22,6 +22,8 @@
 
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/gnuplot_script.hpp"
+#include "gridfuzz/reports/row_facts.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 
 namespace gridfuzz::reports {
 
@@ -43,6 +45,9 @@ struct PlotResult {
 
 // `shown_dir`: where out_dir will be once in place (report --out renames its staging folder): the
 // folder named in notes, and the one a script piped into gnuplot later draws in. Empty: out_dir.
+// `rows` are the facts' rows (a two-axis table's rule is read from its row).
+PlotResult write_plots(const RowFacts& facts, const RowSource& rows, const PlotOptions& options,
+                       const std::filesystem::path& shown_dir = {});
 PlotResult write_plots(const std::vector<CsvRow>& rows, const PlotOptions& options,
                        const std::filesystem::path& shown_dir = {});
 

@@ -8,11 +8,13 @@
 
 #include "gridfuzz/reports/csv_row.hpp"
 #include "gridfuzz/reports/plots.hpp"
+#include "gridfuzz/reports/report_data.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 
 namespace gridfuzz::reports {
 
 struct ReportInput {
-  std::vector<CsvRow> rows;
+  std::vector<CsvRow> rows;          // rows in memory (the first render_markdown)
   std::vector<std::string> sources;  // "path (N rows)"
   std::vector<std::string> notes;
   std::vector<Plot> plots;           // links, relative to report.md's folder
@@ -21,6 +23,9 @@ struct ReportInput {
 };
 
 std::string render_markdown(const ReportInput& input);
+// The same from `data` gathered from `rows` (gather_report with input's slowest and
+// max_failures_listed); input.rows is not read.
+std::string render_markdown(const ReportInput& input, const ReportData& data, const RowSource& rows);
 
 // Text safe inside a Markdown table cell, list item or heading: markdown_text (text_escape.hpp).
 std::string markdown_cell(const std::string& text);

@@ -4,6 +4,7 @@
 // report, diff, JUnit and the plots compare enums and never words. A column whose text is not in
 // this reader's vocabulary (empty, a word of a newer minor version, a row read without checks)
 // reads as nullopt: neither failing nor passing, it matches none of the questions below.
+#include <cstdint>
 #include <optional>
 
 #include "gridfuzz/core/vocabulary.hpp"
@@ -31,5 +32,20 @@ struct RowOutcome {
 
   friend bool operator==(const RowOutcome&, const RowOutcome&) = default;
 };
+
+// A verdict in one byte (0: none), for what keeps a verdict per row without the row.
+inline std::uint8_t verdict_byte(const std::optional<Verdict>& verdict) {
+  if (!verdict) return 0;
+  const int failure = verdict->failure_kind ? static_cast<int>(*verdict->failure_kind) + 1 : 0;
+  return static_cast<std::uint8_t>(1 + static_cast<int>(verdict->kind) * 16 + failure);
+}
+inline std::optional<Verdict> verdict_from_byte(std::uint8_t byte) {
+  if (byte == 0) return std::nullopt;
+  const int code = byte - 1;
+  Verdict v;
+  v.kind = static_cast<Verdict::Kind>(code / 16);
+  if (code % 16 != 0) v.failure_kind = static_cast<FailureKind>(code % 16 - 1);
+  return v;
+}
 
 }  // namespace gridfuzz::reports

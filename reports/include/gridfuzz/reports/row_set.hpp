@@ -21,8 +21,9 @@ struct RowSet {
 // The key rows are matched by across files and runs.
 std::string row_key(const CsvRow& row);
 
-// Reads and merges the files. Throws CsvError for a file that is missing, corrupt, of another
-// schema major version or missing a column (the reader's checks, with path:line).
+// Reads and merges the files (RowFiles) and holds every row. Throws CsvError for a file that is
+// missing, corrupt, of another schema major version or missing a column (the reader's checks, with
+// path:line). report and diff read RowFiles instead: they never hold the rows.
 RowSet load_row_set(const std::vector<std::filesystem::path>& paths);
 
 // Merges rows already in memory (the same rule as load_row_set), moving them; `notes` receives

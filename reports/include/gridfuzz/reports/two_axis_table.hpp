@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "gridfuzz/reports/csv_row.hpp"
+#include "gridfuzz/reports/row_facts.hpp"
+#include "gridfuzz/reports/row_source.hpp"
 
 namespace gridfuzz::reports {
 
@@ -47,7 +49,9 @@ struct TwoAxisTable {
 const std::vector<std::pair<std::string, std::string>>& two_axis_pairs();
 
 // One table per kernel x device x pair whose rows have at least one line of two or more points
-// along `axis` (single points on the same line of another variant join it).
+// along `axis` (single points on the same line of another variant join it). `rows` are the
+// facts' rows (the rule at a first fail is read from its row).
+std::vector<TwoAxisTable> two_axis_tables(const RowFacts& facts, const RowSource& rows);
 std::vector<TwoAxisTable> two_axis_tables(const std::vector<CsvRow>& rows);
 
 // The cell in words: "8192 refuse:grid.z", "no failure up to 16746", "all fail from 1 wrap:l",

@@ -82,6 +82,26 @@ void check_output_file(const OutputFile& out);
 // A failed write, sync, close or rename is FileWriteError (exit 3).
 void write_output_file(const OutputFile& out, std::string_view bytes);
 
+// A new file in a folder gridfuzz owns (OutputFile::must_be_new), written in pieces: an output too
+// large to build in memory first (a report's junit.xml of a large CSV). The same checks and
+// errors as write_output_file; what is written is buffered and close() reports the last write.
+class NewOutputFile {
+ public:
+  explicit NewOutputFile(OutputFile out);  // throws OutputPathError, FileWriteError
+  ~NewOutputFile();
+  NewOutputFile(const NewOutputFile&) = delete;
+  NewOutputFile& operator=(const NewOutputFile&) = delete;
+  void write(std::string_view bytes);
+  void close();
+
+ private:
+  void flush();
+  OutputFile out_;
+  std::string name_;  // "--out 'path'"
+  int fd_ = -1;
+  std::string buffer_;
+};
+
 // A folder written whole (report --out DIR). Its contents go to a private staging folder beside
 // it (mode 0700, named .<name>.gridfuzz-XXXXXX, holding the marker file first), which commit()
 // renames to the target. The target must be absent, an empty folder, or a folder of this kind

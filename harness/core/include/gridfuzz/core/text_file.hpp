@@ -39,6 +39,9 @@ class InputFile {
   // Up to `size` bytes into `buffer`; 0 at the end. FileReadError for a read error,
   // InputFileError when the file grew past max_bytes while it was read.
   std::size_t read(char* buffer, std::size_t size);
+  // Reads on from byte `offset` (a reader going back to a row it read before). FileReadError when
+  // the system refuses.
+  void seek(std::uint64_t offset);
   // "CSV 'x.csv'".
   const std::string& name() const noexcept { return name_; }
   // Its size when it was opened.

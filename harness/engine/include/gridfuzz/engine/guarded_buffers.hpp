@@ -15,11 +15,6 @@ namespace gridfuzz {
 // device", never a wrapped small one.
 inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return checked_add(a, b).value_or(UINT64_MAX); }
 
-// A buffer's bytes, elements x element size, saturated the same way (BufferSpec::bytes() wraps).
-inline std::uint64_t saturated_bytes(const BufferSpec& b) {
-  return checked_mul(b.elements, element_bytes(b.type)).value_or(UINT64_MAX);
-}
-
 // The poison bit pattern of each element type (a NaN with a payload no arithmetic produces, or a
 // sentinel for integers), in the low bits.
 std::uint32_t poison_pattern(ElementType t);
