@@ -5,6 +5,9 @@
 // nothing written). The merged baseline is written whole in the current schema (a temporary file
 // renamed over BASELINE, or --out FILE), and a line with the reason is added to the ledger
 // beside it, <BASELINE less .csv>.accepts.md. docs/REPORTS.md, "Accepting a change".
+// `gridfuzz baseline retire BASELINE --plan PLAN --reason TEXT`: drops the baseline's rows whose
+// case the current plan no longer holds (reports/baseline_retire.hpp), written and recorded the
+// same way. docs/REPORTS.md, "Retiring cases the plan left".
 #include <sys/stat.h>
 
 #include <chrono>
@@ -17,6 +20,7 @@
 #include "gridfuzz/core/output_file.hpp"
 #include "gridfuzz/core/text_file.hpp"
 #include "gridfuzz/reports/baseline_accept.hpp"
+#include "gridfuzz/reports/baseline_retire.hpp"
 #include "gridfuzz/reports/csv_document.hpp"
 #include "gridfuzz/reports/csv_reader.hpp"
 #include "gridfuzz/reports/row_set.hpp"
@@ -135,10 +139,15 @@ void print_changes(const AcceptArgs& a, const reports::AcceptResult& r, const st
             << terminal_text(ledger_path(out).string()) << " (reason recorded)\n";
 }
 
-int accept(const AcceptArgs& a) {
-  if (a.reason.empty() || a.reason.find_first_not_of(" \t") == std::string::npos)
+// One line of printable text, not blank: what the ledger records.
+void check_reason(const std::string& reason) {
+  if (reason.empty() || reason.find_first_not_of(" \t") == std::string::npos)
     throw UsageError("--reason is empty: say why the baseline changes");
-  if (!reports::is_printable_utf8(a.reason)) throw UsageError("--reason must be one line of printable text");
+  if (!reports::is_printable_utf8(reason)) throw UsageError("--reason must be one line of printable text");
+}
+
+int accept(const AcceptArgs& a) {
+  check_reason(a.reason);
   const std::string out = a.out.empty() ? a.baseline : a.out;
   std::error_code ec;
   const bool exists = std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ec));
@@ -176,11 +185,64 @@ int accept(const AcceptArgs& a) {
   return kOk;
 }
 
+struct RetireArgs {
+  std::string baseline, plan, reason, out;
+  bool dry_run = false;
+};
+
+int retire(const RetireArgs& a) {
+  check_reason(a.reason);
+  const std::string out = a.out.empty() ? a.baseline : a.out;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(a.baseline, ec)))
+    throw UsageError(a.baseline + " does not exist: nothing to retire from");
+  OutputFile csv_out{out, a.out.empty() ? "BASELINE" : "--out", "a gridfuzz CSV", reports::starts_like_gridfuzz_csv,
+                     {{"the plan", a.plan}}};
+  if (!a.out.empty()) csv_out.inputs.emplace_back("the baseline", a.baseline);
+  const std::filesystem::path ledger = ledger_path(out);
+  OutputFile ledger_out{ledger, "the ledger", "a ledger of accepts",
+                        [](std::string_view head) { return head.starts_with(kLedgerTitle); },
+                        {{"the plan", a.plan}, {"the baseline", a.baseline}}};
+  check_output_file(csv_out);
+  check_output_file(ledger_out);
+
+  const std::vector<reports::CsvRow> plan = read_input(a.plan, "PLAN");
+  const std::vector<reports::CsvRow> baseline = read_input(a.baseline, "BASELINE");
+  const reports::RetireResult result = reports::retire_unplanned(baseline, plan);
+  if (result.refused) {
+    std::cerr << "gridfuzz baseline retire: refused: " << reports::terminal_text(*result.refused) << " (nothing written)\n";
+    return kUsage;
+  }
+  const std::string line = "- " + utc_now() + ", retired the cases the plan no longer holds (" +
+                           std::to_string(plan.size()) + " planned): " + std::to_string(result.retired_total) +
+                           " retired, " + std::to_string(result.kept.size()) + " kept. " +
+                           reports::markdown_text(a.reason) + "\n";
+  const std::string csv = reports::csv_document(result.kept);
+  const std::string ledger_now = ledger_text(ledger, line);
+  if (!a.dry_run) {
+    write_output_file(csv_out, csv);
+    write_output_file(ledger_out, ledger_now);
+  }
+  using reports::terminal_text;
+  std::cout << "gridfuzz baseline retire " << terminal_text(a.baseline) << " --plan " << terminal_text(a.plan) << "\n"
+            << "planned cases: " << plan.size() << "\n"
+            << "kept: " << result.kept.size() << "\n"
+            << "retired: " << result.retired_total << "\n";
+  for (const auto& [target, n] : result.retired) std::cout << "  " << terminal_text(target) << ": " << n << "\n";
+  std::cout << "\n"
+            << (a.dry_run ? "dry run: would write " : "written: ") << terminal_text(out) << " (" << result.kept.size()
+            << " rows, schema " << reports::kSchemaVersion << "), " << terminal_text(ledger.string())
+            << " (reason recorded)\n";
+  return kOk;
+}
+
 }  // namespace
 
 Runner add_baseline_command(CLI::App& app, const GlobalOptions&) {
   auto a = std::make_shared<AcceptArgs>();
-  auto* group = app.add_subcommand("baseline", "change the gate's baseline: `baseline accept` takes a run's rows in");
+  auto r = std::make_shared<RetireArgs>();
+  auto* group = app.add_subcommand("baseline", "change the gate's baseline: `baseline accept` takes a run's rows in, "
+                                               "`baseline retire` drops the cases the plan no longer holds");
   group->require_subcommand(1);
   auto* cmd = group->add_subcommand(
       "accept", "merge a run into a baseline CSV by case (its rows replace the baseline's, the others are kept), "
@@ -201,8 +263,19 @@ Runner add_baseline_command(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("--out", a->out, "write the merged baseline (and its ledger) here instead of over BASELINE");
   cmd->add_flag("--dry-run", a->dry_run, "print what would change and write nothing");
   cmd->add_option("--max-listed", a->max_listed, "verdict changes printed (default 50)")->check(whole_number(1u << 30));
-  return [a, cmd]() -> int {
+  auto* retire_cmd = group->add_subcommand(
+      "retire", "drop the baseline's rows whose case the current plan no longer holds (after a planner change), "
+                "with a reason recorded; PLAN is this build's static plan: `gridfuzz sweep --static "
+                "--device-preset <cc> --cases 0 --csv PLAN`");
+  retire_cmd->fallthrough();
+  retire_cmd->add_option("baseline", r->baseline, "the baseline CSV, updated in place (baselines/<device>.csv)")->required();
+  retire_cmd->add_option("--plan", r->plan, "the static plan's CSV (every row observed `static`)")->required();
+  retire_cmd->add_option("--reason", r->reason, "why the baseline changes (one line, recorded in the ledger)")->required();
+  retire_cmd->add_option("--out", r->out, "write the baseline (and its ledger) here instead of over BASELINE");
+  retire_cmd->add_flag("--dry-run", r->dry_run, "print what would change and write nothing");
+  return [a, cmd, r, retire_cmd]() -> int {
     if (cmd->parsed()) return accept(*a);
+    if (retire_cmd->parsed()) return retire(*r);
     return kUsage;
   };
 }
