@@ -22,22 +22,20 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.66667:3.14573e+06]
-set xrange [-0.6:55.6]
-set xtics ('1 (cols=14336,rows=128,top_k=1)' 0, '1 (cols=2048,rows=128,top_k=1)' 1, '1 (cols=2880,rows=128,top_k=1)' 2, '1 (cols=4096,rows=128,top_k=1)' 3, '1 (cols=64,rows=128,top_k=1)' 4, '1 (cols=7168,rows=128,top_k=1)' 5, '2 (cols=14336,rows=128,top_k=2)' 6, '2 (cols=14336,rows=4096,top_k=2)' 7, '2 (cols=4096,rows=128,top_k=2)' 8, '2 (cols=64,rows=128,top_k=2)' 9, '2 (cols=64,rows=4096,top_k=2)' 10, '2 (cols=7168,rows=128,top_k=2)' 11, '4 (cols=2880,rows=128,top_k=4)' 12, '4 (cols=2880,rows=5760,top_k=4)' 13, '4 (cols=64,rows=128,top_k=4)' 14, '4 (cols=64,rows=5760,top_k=4)' 15, '4 (cols=704,rows=128,top_k=4)' 16, '4 (cols=768,rows=128,top_k=4)' 17, '8 (cols=14336,rows=4096,top_k=2)' 18, '8 (cols=1536,rows=128,top_k=8)' 19, '8 (cols=1536,rows=4096,top_k=8)' 20, '8 (cols=2048,rows=128,top_k=8)' 21, '8 (cols=2048,rows=1536,top_k=8)' 22, '8 (cols=2048,rows=7168,top_k=8)' 23, '8 (cols=2816,rows=128,top_k=8)' 24, '8 (cols=2816,rows=1408,top_k=8)' 25, '8 (cols=4096,rows=128,top_k=8)' 26, '8 (cols=4096,rows=28672,top_k=2)' 27, '8 (cols=4096,rows=3072,top_k=8)' 28, '8 (cols=4096,rows=768,top_k=8)' 29, '8 (cols=64,rows=128,top_k=8)' 30, '8 (cols=64,rows=1408,top_k=8)' 31, '8 (cols=64,rows=1536,top_k=8)' 32, '8 (cols=64,rows=2048,top_k=8)' 33, '8 (cols=64,rows=2816,top_k=8)' 34, '8 (cols=64,rows=3072,top_k=8)' 35, '8 (cols=64,rows=4096,top_k=8)' 36, '8 (cols=64,rows=7168,top_k=8)' 37, '8 (cols=64,rows=768,top_k=8)' 38, '8 (cols=704,rows=128,top_k=8)' 39, '8 (cols=7168,rows=128,top_k=8)' 40, '8 (cols=7168,rows=4096,top_k=8)' 41, '8 (cols=768,rows=128,top_k=8)' 42, '128 (cols=1536,rows=4096,top_k=8)' 43, '128 (cols=2048,rows=1536,top_k=8)' 44, '128 (cols=2816,rows=1408,top_k=8)' 45, '128 (cols=4096,rows=3072,top_k=8)' 46, '128 (cols=4096,rows=768,top_k=8)' 47, '128 (cols=64,rows=128,top_k=1)' 48, '128 (cols=64,rows=128,top_k=8)' 49, '128 (cols=704,rows=2816,top_k=8)' 50, '128 (cols=768,rows=2048,top_k=8)' 51, '256 (cols=2048,rows=7168,top_k=8)' 52, '256 (cols=7168,rows=4096,top_k=8)' 53, '384 (cols=2048,rows=7168,top_k=8)' 54, '384 (cols=7168,rows=4096,top_k=8)' 55) rotate by 20 right font ',10'
+set yrange [5.33333:2.2878e+06]
+set xrange [-0.6:28.6]
+set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=64,rows=128,top_k=1)' 1, '1 (cols=7168,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=4096,rows=128,top_k=2)' 4, '2 (cols=64,rows=128,top_k=2)' 5, '4 (cols=2880,rows=128,top_k=4)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=2816,rows=128,top_k=8)' 10, '8 (cols=4096,rows=128,top_k=8)' 11, '8 (cols=4096,rows=28672,top_k=2)' 12, '8 (cols=64,rows=128,top_k=8)' 13, '8 (cols=64,rows=4096,top_k=8)' 14, '8 (cols=64,rows=768,top_k=8)' 15, '8 (cols=7168,rows=128,top_k=8)' 16, '128 (cols=1536,rows=4096,top_k=8)' 17, '128 (cols=2048,rows=1536,top_k=8)' 18, '128 (cols=2816,rows=1408,top_k=8)' 19, '128 (cols=4096,rows=3072,top_k=8)' 20, '128 (cols=4096,rows=768,top_k=8)' 21, '128 (cols=64,rows=128,top_k=8)' 22, '128 (cols=704,rows=2816,top_k=8)' 23, '128 (cols=768,rows=2048,top_k=8)' 24, '256 (cols=2048,rows=7168,top_k=8)' 25, '256 (cols=7168,rows=4096,top_k=8)' 26, '384 (cols=2048,rows=7168,top_k=8)' 27, '384 (cols=7168,rows=4096,top_k=8)' 28) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
+plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'fixed: no failure up to the value (> N)', \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: first fail', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: no failure up to the value (> N)', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
 
 set output
 
@@ -49,21 +47,19 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.66667:3.14573e+06]
-set xrange [-0.6:55.6]
-set xtics ('1 (cols=14336,rows=128,top_k=1)' 0, '1 (cols=2048,rows=128,top_k=1)' 1, '1 (cols=2880,rows=128,top_k=1)' 2, '1 (cols=4096,rows=128,top_k=1)' 3, '1 (cols=64,rows=128,top_k=1)' 4, '1 (cols=7168,rows=128,top_k=1)' 5, '2 (cols=14336,rows=128,top_k=2)' 6, '2 (cols=14336,rows=4096,top_k=2)' 7, '2 (cols=4096,rows=128,top_k=2)' 8, '2 (cols=64,rows=128,top_k=2)' 9, '2 (cols=64,rows=4096,top_k=2)' 10, '2 (cols=7168,rows=128,top_k=2)' 11, '4 (cols=2880,rows=128,top_k=4)' 12, '4 (cols=2880,rows=5760,top_k=4)' 13, '4 (cols=64,rows=128,top_k=4)' 14, '4 (cols=64,rows=5760,top_k=4)' 15, '4 (cols=704,rows=128,top_k=4)' 16, '4 (cols=768,rows=128,top_k=4)' 17, '8 (cols=14336,rows=4096,top_k=2)' 18, '8 (cols=1536,rows=128,top_k=8)' 19, '8 (cols=1536,rows=4096,top_k=8)' 20, '8 (cols=2048,rows=128,top_k=8)' 21, '8 (cols=2048,rows=1536,top_k=8)' 22, '8 (cols=2048,rows=7168,top_k=8)' 23, '8 (cols=2816,rows=128,top_k=8)' 24, '8 (cols=2816,rows=1408,top_k=8)' 25, '8 (cols=4096,rows=128,top_k=8)' 26, '8 (cols=4096,rows=28672,top_k=2)' 27, '8 (cols=4096,rows=3072,top_k=8)' 28, '8 (cols=4096,rows=768,top_k=8)' 29, '8 (cols=64,rows=128,top_k=8)' 30, '8 (cols=64,rows=1408,top_k=8)' 31, '8 (cols=64,rows=1536,top_k=8)' 32, '8 (cols=64,rows=2048,top_k=8)' 33, '8 (cols=64,rows=2816,top_k=8)' 34, '8 (cols=64,rows=3072,top_k=8)' 35, '8 (cols=64,rows=4096,top_k=8)' 36, '8 (cols=64,rows=7168,top_k=8)' 37, '8 (cols=64,rows=768,top_k=8)' 38, '8 (cols=704,rows=128,top_k=8)' 39, '8 (cols=7168,rows=128,top_k=8)' 40, '8 (cols=7168,rows=4096,top_k=8)' 41, '8 (cols=768,rows=128,top_k=8)' 42, '128 (cols=1536,rows=4096,top_k=8)' 43, '128 (cols=2048,rows=1536,top_k=8)' 44, '128 (cols=2816,rows=1408,top_k=8)' 45, '128 (cols=4096,rows=3072,top_k=8)' 46, '128 (cols=4096,rows=768,top_k=8)' 47, '128 (cols=64,rows=128,top_k=1)' 48, '128 (cols=64,rows=128,top_k=8)' 49, '128 (cols=704,rows=2816,top_k=8)' 50, '128 (cols=768,rows=2048,top_k=8)' 51, '256 (cols=2048,rows=7168,top_k=8)' 52, '256 (cols=7168,rows=4096,top_k=8)' 53, '384 (cols=2048,rows=7168,top_k=8)' 54, '384 (cols=7168,rows=4096,top_k=8)' 55) rotate by 20 right font ',10'
+set yrange [5.33333:2.2878e+06]
+set xrange [-0.6:28.6]
+set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=64,rows=128,top_k=1)' 1, '1 (cols=7168,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=4096,rows=128,top_k=2)' 4, '2 (cols=64,rows=128,top_k=2)' 5, '4 (cols=2880,rows=128,top_k=4)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=2816,rows=128,top_k=8)' 10, '8 (cols=4096,rows=128,top_k=8)' 11, '8 (cols=4096,rows=28672,top_k=2)' 12, '8 (cols=64,rows=128,top_k=8)' 13, '8 (cols=64,rows=4096,top_k=8)' 14, '8 (cols=64,rows=768,top_k=8)' 15, '8 (cols=7168,rows=128,top_k=8)' 16, '128 (cols=1536,rows=4096,top_k=8)' 17, '128 (cols=2048,rows=1536,top_k=8)' 18, '128 (cols=2816,rows=1408,top_k=8)' 19, '128 (cols=4096,rows=3072,top_k=8)' 20, '128 (cols=4096,rows=768,top_k=8)' 21, '128 (cols=64,rows=128,top_k=8)' 22, '128 (cols=704,rows=2816,top_k=8)' 23, '128 (cols=768,rows=2048,top_k=8)' 24, '256 (cols=2048,rows=7168,top_k=8)' 25, '256 (cols=7168,rows=4096,top_k=8)' 26, '384 (cols=2048,rows=7168,top_k=8)' 27, '384 (cols=7168,rows=4096,top_k=8)' 28) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: first fail', \
+plot here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'fixed: no failure up to the value (> N)', \
      here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: first fail', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'legacy: no failure up to the value (> N)', \
+     here.'affine.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle
 
 set output

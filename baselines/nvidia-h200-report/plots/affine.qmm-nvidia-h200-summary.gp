@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,746 noenhanced font ',10'
+set terminal pngcairo size 1400,724 noenhanced font ',10'
 set output here.'affine.qmm-nvidia-h200-summary.png'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,41 +28,40 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.895442
-set bmargin at screen 0.75067
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 32 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
-set xrange [-0.8:50]
+set tmargin at screen 0.892265
+set bmargin at screen 0.743094
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
+set xrange [-0.8:32.8]
 set yrange [0.4:3.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "13107" 20, "13108" 21, "26214" 22.8, "26215" 23.8, "39322" 25.6, "52428" 27.4, "52429" 28.4, "65535" 30.2, "65536" 31.2, "104857" 33, "104858" 34, "104862" 35, "117965" 36.8, "131072" 38.6, "131073" 39.6, "131074" 40.6, "131077" 41.6, "144180" 43.4, "149796" 44.4, "149797" 45.4, "183500" 47.2, "183501" 48.2, "183516" 49.2) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 13108' 3, 'fixed: no failure up to 183516' 2, 'hopper: no failure up to 183516' 1) font ',10'
-set arrow 1 from 20.5,2.55 to 20.5,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "67108" 22.6, "67109" 23.6, "134217" 25.4, "134218" 26.4, "134226" 27.4, "201327" 29.2, "268435" 31, "268436" 32) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 67109' 3, 'hopper: no failure up to 268436' 2, 'fixed: no failure up to 268436' 1) font ',10'
+set arrow 1 from 23.1,2.55 to 23.1,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.630027
-set bmargin at screen 0.485255
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 46 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.642091 left font ',11'
+set tmargin at screen 0.618785
+set bmargin at screen 0.469613
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:3.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 262144' 3, 'fixed: no failure up to 262144' 2, 'hopper: no failure up to 262144' 1) font ',10'
-plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set ytics ('legacy: no failure up to 262144' 3, 'hopper: no failure up to 262144' 2, 'fixed: no failure up to 262144' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.364611
-set bmargin at screen 0.219839
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 79 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.376676 left font ',11'
+set tmargin at screen 0.345304
+set bmargin at screen 0.196133
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.357735 left font ',11'
 set xrange [-0.8:22.2]
 set yrange [0.4:3.6]
 set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "512" 7.2, "576" 9, "1984" 10.8, "2048" 11.8, "4032" 13.6, "4096" 14.6, "4160" 15.6, "4224" 16.6, "32704" 18.4, "32768" 19.4, "33536" 20.4, "33600" 21.4) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
-plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set ytics ('legacy: no failure up to 33600' 3, 'hopper: no failure up to 33600' 2, 'fixed: no failure up to 33600' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -72,15 +71,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.13941
-set bmargin at screen 0.00536193
+set tmargin at screen 0.11326
+set bmargin at screen 0.00552486
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -88,7 +86,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,746 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,724 noenhanced font 'sans,10' background rgb 'white'
 set output here.'affine.qmm-nvidia-h200-summary.svg'
 set multiplot title 'affine.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -100,41 +98,40 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.895442
-set bmargin at screen 0.75067
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 32 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
-set xrange [-0.8:50]
+set tmargin at screen 0.892265
+set bmargin at screen 0.743094
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
+set xrange [-0.8:32.8]
 set yrange [0.4:3.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "13107" 20, "13108" 21, "26214" 22.8, "26215" 23.8, "39322" 25.6, "52428" 27.4, "52429" 28.4, "65535" 30.2, "65536" 31.2, "104857" 33, "104858" 34, "104862" 35, "117965" 36.8, "131072" 38.6, "131073" 39.6, "131074" 40.6, "131077" 41.6, "144180" 43.4, "149796" 44.4, "149797" 45.4, "183500" 47.2, "183501" 48.2, "183516" 49.2) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 13108' 3, 'fixed: no failure up to 183516' 2, 'hopper: no failure up to 183516' 1) font ',10'
-set arrow 1 from 20.5,2.55 to 20.5,3.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "67108" 22.6, "67109" 23.6, "134217" 25.4, "134218" 26.4, "134226" 27.4, "201327" 29.2, "268435" 31, "268436" 32) rotate by 90 right font ',9'
+set ytics ('legacy: fails from 67109' 3, 'hopper: no failure up to 268436' 2, 'fixed: no failure up to 268436' 1) font ',10'
+set arrow 1 from 23.1,2.55 to 23.1,3.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'affine.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'affine.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.630027
-set bmargin at screen 0.485255
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 46 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.642091 left font ',11'
+set tmargin at screen 0.618785
+set bmargin at screen 0.469613
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:3.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 262144' 3, 'fixed: no failure up to 262144' 2, 'hopper: no failure up to 262144' 1) font ',10'
-plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set ytics ('legacy: no failure up to 262144' 3, 'hopper: no failure up to 262144' 2, 'fixed: no failure up to 262144' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.364611
-set bmargin at screen 0.219839
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 79 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.376676 left font ',11'
+set tmargin at screen 0.345304
+set bmargin at screen 0.196133
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.357735 left font ',11'
 set xrange [-0.8:22.2]
 set yrange [0.4:3.6]
 set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "512" 7.2, "576" 9, "1984" 10.8, "2048" 11.8, "4032" 13.6, "4096" 14.6, "4160" 15.6, "4224" 16.6, "32704" 18.4, "32768" 19.4, "33536" 20.4, "33600" 21.4) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 33600' 3, 'fixed: no failure up to 33600' 2, 'hopper: no failure up to 33600' 1) font ',10'
-plot here.'affine.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+set ytics ('legacy: no failure up to 33600' 3, 'hopper: no failure up to 33600' 2, 'fixed: no failure up to 33600' 1) font ',10'
+plot here.'affine.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -144,15 +141,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.13941
-set bmargin at screen 0.00536193
+set tmargin at screen 0.11326
+set bmargin at screen 0.00552486
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

@@ -22,9 +22,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [682.667:1.25829e+07]
-set xrange [-0.6:32.6]
-set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=64)' 7, '2048 (cols=64)' 8, '5120 (cols=64)' 9, '8192 (cols=64)' 10, '16000 (cols=4096)' 11, '16000 (cols=64)' 12, '32000 (cols=4096)' 13, '32000 (cols=64)' 14, '64128 (cols=64)' 15, '64640 (cols=64)' 16, '65536 (cols=64)' 17, '128256 (cols=4096)' 18, '128256 (cols=64)' 19, '128256 (cols=8192)' 20, '129280 (cols=64)' 21, '129280 (cols=7168)' 22, '131072 (cols=64)' 23, '151936 (cols=2048)' 24, '151936 (cols=4096)' 25, '151936 (cols=64)' 26, '163840 (cols=64)' 27, '163840 (cols=7168)' 28, '201088 (cols=2880)' 29, '201088 (cols=64)' 30, '262144 (cols=2816)' 31, '262144 (cols=64)' 32) rotate by 20 right font ',10'
+set yrange [682.667:3.14573e+06]
+set xrange [-0.6:18.6]
+set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '128 (cols=8192)' 2, '32000 (cols=4096)' 3, '32000 (cols=64)' 4, '128256 (cols=4096)' 5, '128256 (cols=64)' 6, '128256 (cols=8192)' 7, '129280 (cols=64)' 8, '129280 (cols=7168)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '151936 (cols=64)' 12, '163840 (cols=64)' 13, '163840 (cols=7168)' 14, '201088 (cols=2880)' 15, '201088 (cols=64)' 16, '262144 (cols=2816)' 17, '262144 (cols=64)' 18) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -34,12 +34,10 @@ plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with li
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output
 
@@ -51,9 +49,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [682.667:1.25829e+07]
-set xrange [-0.6:32.6]
-set xtics ('128 (cols=2048)' 0, '128 (cols=2816)' 1, '128 (cols=2880)' 2, '128 (cols=4096)' 3, '128 (cols=64)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=64)' 7, '2048 (cols=64)' 8, '5120 (cols=64)' 9, '8192 (cols=64)' 10, '16000 (cols=4096)' 11, '16000 (cols=64)' 12, '32000 (cols=4096)' 13, '32000 (cols=64)' 14, '64128 (cols=64)' 15, '64640 (cols=64)' 16, '65536 (cols=64)' 17, '128256 (cols=4096)' 18, '128256 (cols=64)' 19, '128256 (cols=8192)' 20, '129280 (cols=64)' 21, '129280 (cols=7168)' 22, '131072 (cols=64)' 23, '151936 (cols=2048)' 24, '151936 (cols=4096)' 25, '151936 (cols=64)' 26, '163840 (cols=64)' 27, '163840 (cols=7168)' 28, '201088 (cols=2880)' 29, '201088 (cols=64)' 30, '262144 (cols=2816)' 31, '262144 (cols=64)' 32) rotate by 20 right font ',10'
+set yrange [682.667:3.14573e+06]
+set xrange [-0.6:18.6]
+set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '128 (cols=8192)' 2, '32000 (cols=4096)' 3, '32000 (cols=64)' 4, '128256 (cols=4096)' 5, '128256 (cols=64)' 6, '128256 (cols=8192)' 7, '129280 (cols=64)' 8, '129280 (cols=7168)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '151936 (cols=64)' 12, '163840 (cols=64)' 13, '163840 (cols=7168)' 14, '201088 (cols=2880)' 15, '201088 (cols=64)' 16, '262144 (cols=2816)' 17, '262144 (cols=64)' 18) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -63,11 +61,9 @@ plot here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2 with li
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'legacy: no failure up to the value (> N)', \
      here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'legacy: fails from the first value tested (<= N, another axis)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'fixed: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'hopper: no failure up to the value (> N)', \
-     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'hopper: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#1f77b4' title 'fixed: no failure up to the value (> N)', \
+     here.'affine.qmm-nvidia-h200-tokens-by-vocab.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#1f77b4' notitle
 
 set output

@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,686 noenhanced font ',10'
+set terminal pngcairo size 1400,626 noenhanced font ',10'
 set output here.'gguf.mmvq-nvidia-h200-summary.png'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,9 +28,9 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.886297
-set bmargin at screen 0.769679
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.899417 left font ',11'
+set tmargin at screen 0.875399
+set bmargin at screen 0.747604
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.889776 left font ',11'
 set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
@@ -40,9 +40,9 @@ plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.638484
-set bmargin at screen 0.521866
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.651603 left font ',11'
+set tmargin at screen 0.603834
+set bmargin at screen 0.476038
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
 set xrange [-0.8:37]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
@@ -52,17 +52,14 @@ plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.379009
-set bmargin at screen 0.262391
-set label 1 'nvecs   (other axes: cols=2048 dtype=f32 quant=q4_0 rows=6144)   + 30 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.392128 left font ',11'
-set xrange [-0.8:40.4]
+set tmargin at screen 0.319489
+set bmargin at screen 0.191693
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
+set xrange [-0.8:32.6]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "5" 1, "6" 2, "8" 3, "10" 4, "11" 5, "15" 6, "16" 7, "31" 8.8, "32" 9.8, "56" 11.6, "57" 12.6, "85" 14.4, "86" 15.4, "113" 17.2, "114" 18.2, "255" 20, "256" 21, "2730" 22.8, "2731" 23.8, "65536" 25.6, "349525" 27.4, "349526" 28.4, "932067" 30.2, "932068" 31.2, "1048575" 33, "1048576" 34, "1864135" 35.8, "1864136" 36.8, "2097151" 38.6, "2097152" 39.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
-set arrow 1 from 24.7,1.55 to 24.7,2.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 32767' 2, 'fixed: no failure up to 32767' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -72,15 +69,13 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.151603
-set bmargin at screen 0.0058309
+set tmargin at screen 0.0958466
+set bmargin at screen 0.00638978
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -88,7 +83,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,686 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,626 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.mmvq-nvidia-h200-summary.svg'
 set multiplot title 'gguf.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -100,9 +95,9 @@ set mxtics 1
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.886297
-set bmargin at screen 0.769679
-set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.899417 left font ',11'
+set tmargin at screen 0.875399
+set bmargin at screen 0.747604
+set label 1 'rows   (other axes: cols=2816 dtype=f32 nvecs=8 quant=q4_0)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.889776 left font ',11'
 set xrange [-0.8:46.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "11" 1.8, "12" 2.8, "20" 4.6, "21" 5.6, "23" 6.6, "24" 7.6, "31" 9.4, "32" 10.4, "41" 12.2, "42" 13.2, "127" 15, "128" 16, "255" 17.8, "256" 18.8, "1023" 20.6, "1024" 21.6, "1408" 23.4, "2047" 25.2, "2048" 26.2, "4095" 28, "4096" 29, "5957" 30.8, "5958" 31.8, "8191" 33.6, "8192" 34.6, "10591" 36.4, "10592" 37.4, "32767" 39.2, "32768" 40.2, "65535" 42, "65536" 43, "524287" 44.8, "524288" 45.8) rotate by 90 right font ',9'
@@ -112,9 +107,9 @@ plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.638484
-set bmargin at screen 0.521866
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 23 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.651603 left font ',11'
+set tmargin at screen 0.603834
+set bmargin at screen 0.476038
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
 set xrange [-0.8:37]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
@@ -124,17 +119,14 @@ plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7
 # panel: nvecs
 unset arrow
 unset label
-set tmargin at screen 0.379009
-set bmargin at screen 0.262391
-set label 1 'nvecs   (other axes: cols=2048 dtype=f32 quant=q4_0 rows=6144)   + 30 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.392128 left font ',11'
-set xrange [-0.8:40.4]
+set tmargin at screen 0.319489
+set bmargin at screen 0.191693
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
+set xrange [-0.8:32.6]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "5" 1, "6" 2, "8" 3, "10" 4, "11" 5, "15" 6, "16" 7, "31" 8.8, "32" 9.8, "56" 11.6, "57" 12.6, "85" 14.4, "86" 15.4, "113" 17.2, "114" 18.2, "255" 20, "256" 21, "2730" 22.8, "2731" 23.8, "65536" 25.6, "349525" 27.4, "349526" 28.4, "932067" 30.2, "932068" 31.2, "1048575" 33, "1048576" 34, "1864135" 35.8, "1864136" 36.8, "2097151" 38.6, "2097152" 39.6) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 65536' 2, 'fixed: no failure up to 65536' 1) font ',10'
-set arrow 1 from 24.7,1.55 to 24.7,2.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'gguf.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 32767' 2, 'fixed: no failure up to 32767' 1) font ',10'
+plot here.'gguf.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -144,15 +136,13 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.151603
-set bmargin at screen 0.0058309
+set tmargin at screen 0.0958466
+set bmargin at screen 0.00638978
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,1312 noenhanced font ',10'
+set terminal pngcairo size 1400,1274 noenhanced font ',10'
 set output here.'gguf.moe_vec-nvidia-h200-summary.png'
 set multiplot title 'gguf.moe_vec on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,9 +28,9 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.940549
-set bmargin at screen 0.815549
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 60 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.947409 left font ',11'
+set tmargin at screen 0.938776
+set bmargin at screen 0.810047
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 25 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.94584 left font ',11'
 set xrange [-0.8:29]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "37" 14.2, "38" 15.2, "46" 17, "47" 18, "64" 19.8, "75" 21.6, "76" 22.6, "127" 24.4, "128" 25.4, "255" 27.2, "256" 28.2) rotate by 90 right font ',9'
@@ -40,21 +40,21 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 0 using 1:2 with points p
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.765244
-set bmargin at screen 0.640244
-set label 1 'top_k   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.772104 left font ',11'
+set tmargin at screen 0.758242
+set bmargin at screen 0.629513
+set label 1 'top_k   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.765306 left font ',11'
 set xrange [-0.8:16.4]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "8" 6, "11" 7, "12" 8, "15" 9, "16" 10, "23" 11.8, "24" 12.8, "31" 14.6, "32" 15.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 32' 5, 'fixed: no failure up to 32' 4, 'zchunk: no failure up to 32' 3, 'rows_x: no failure up to 32' 2, 'pairs_x: no failure up to 32' 1) font ',10'
+set ytics ('legacy: no failure up to 24' 5, 'fixed: no failure up to 32' 4, 'zchunk: no failure up to 24' 3, 'rows_x: no failure up to 24' 2, 'pairs_x: no failure up to 32' 1) font ',10'
 plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.596037
-set bmargin at screen 0.471037
-set label 1 'experts   (other axes: cols=2816 dtype=f32 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 5 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.602896 left font ',11'
+set tmargin at screen 0.583987
+set bmargin at screen 0.455259
+set label 1 'experts   (other axes: cols=2816 dtype=f32 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591052 left font ',11'
 set xrange [-0.8:14.8]
 set yrange [0.4:5.6]
 set xtics ("11" 0, "12" 1, "23" 2.8, "24" 3.8, "31" 5.6, "32" 6.6, "46" 8.4, "47" 9.4, "128" 11.2, "255" 13, "256" 14) rotate by 90 right font ',9'
@@ -64,9 +64,9 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points p
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.420732
-set bmargin at screen 0.295732
-set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.427591 left font ',11'
+set tmargin at screen 0.403454
+set bmargin at screen 0.274725
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.410518 left font ',11'
 set xrange [-0.8:36.4]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "11" 4.8, "12" 5.8, "23" 7.6, "24" 8.6, "31" 10.4, "32" 11.4, "63" 13.2, "64" 14.2, "82" 16, "83" 17, "127" 18.8, "128" 19.8, "255" 21.6, "256" 22.6, "511" 24.4, "512" 25.4, "1023" 27.2, "1024" 28.2, "1408" 30, "2047" 31.8, "2048" 32.8, "4095" 34.6, "4096" 35.6) rotate by 90 right font ',9'
@@ -76,16 +76,14 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points p
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.239329
-set bmargin at screen 0.114329
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 16 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.246189 left font ',11'
-set xrange [-0.8:32]
+set tmargin at screen 0.216641
+set bmargin at screen 0.0879121
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.223705 left font ',11'
+set xrange [-0.8:29.2]
 set yrange [0.4:5.6]
-set xtics ("32" 0, "64" 1.8, "160" 3.6, "192" 5.4, "224" 7.2, "256" 9, "480" 10.8, "512" 12.6, "992" 14.4, "1024" 15.4, "1536" 17.2, "1568" 18.2, "2816" 20, "3584" 21.8, "3616" 22.8, "4064" 24.6, "4096" 25.6, "8160" 27.4, "8192" 28.4, "931840" 30.2, "931872" 31.2) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 931840' 5, 'fixed: no failure up to 8192' 4, 'zchunk: no failure up to 8192' 3, 'rows_x: no failure up to 8192' 2, 'pairs_x: no failure up to 8192' 1) font ',10'
-set arrow 1 from 29.3,4.55 to 29.3,5.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("32" 0, "64" 1.8, "160" 3.6, "192" 5.4, "224" 7.2, "256" 9, "480" 10.8, "512" 12.6, "992" 14.4, "1024" 15.4, "1536" 17.2, "1568" 18.2, "2816" 20, "3584" 21.8, "3616" 22.8, "4064" 24.6, "4096" 25.6, "8160" 27.4, "8192" 28.4) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 8192' 5, 'fixed: no failure up to 8192' 4, 'zchunk: no failure up to 8192' 3, 'rows_x: no failure up to 8192' 2, 'pairs_x: no failure up to 8192' 1) font ',10'
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -95,14 +93,13 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.0625
-set bmargin at screen 0.00304878
+set tmargin at screen 0.0470958
+set bmargin at screen 0.00313972
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -110,7 +107,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,1312 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,1274 noenhanced font 'sans,10' background rgb 'white'
 set output here.'gguf.moe_vec-nvidia-h200-summary.svg'
 set multiplot title 'gguf.moe_vec on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -122,9 +119,9 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.940549
-set bmargin at screen 0.815549
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 60 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.947409 left font ',11'
+set tmargin at screen 0.938776
+set bmargin at screen 0.810047
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 25 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.94584 left font ',11'
 set xrange [-0.8:29]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "37" 14.2, "38" 15.2, "46" 17, "47" 18, "64" 19.8, "75" 21.6, "76" 22.6, "127" 24.4, "128" 25.4, "255" 27.2, "256" 28.2) rotate by 90 right font ',9'
@@ -134,21 +131,21 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 0 using 1:2 with points p
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.765244
-set bmargin at screen 0.640244
-set label 1 'top_k   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.772104 left font ',11'
+set tmargin at screen 0.758242
+set bmargin at screen 0.629513
+set label 1 'top_k   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.765306 left font ',11'
 set xrange [-0.8:16.4]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "8" 6, "11" 7, "12" 8, "15" 9, "16" 10, "23" 11.8, "24" 12.8, "31" 14.6, "32" 15.6) rotate by 90 right font ',9'
-set ytics ('legacy: no failure up to 32' 5, 'fixed: no failure up to 32' 4, 'zchunk: no failure up to 32' 3, 'rows_x: no failure up to 32' 2, 'pairs_x: no failure up to 32' 1) font ',10'
+set ytics ('legacy: no failure up to 24' 5, 'fixed: no failure up to 32' 4, 'zchunk: no failure up to 24' 3, 'rows_x: no failure up to 24' 2, 'pairs_x: no failure up to 32' 1) font ',10'
 plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.596037
-set bmargin at screen 0.471037
-set label 1 'experts   (other axes: cols=2816 dtype=f32 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 5 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.602896 left font ',11'
+set tmargin at screen 0.583987
+set bmargin at screen 0.455259
+set label 1 'experts   (other axes: cols=2816 dtype=f32 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591052 left font ',11'
 set xrange [-0.8:14.8]
 set yrange [0.4:5.6]
 set xtics ("11" 0, "12" 1, "23" 2.8, "24" 3.8, "31" 5.6, "32" 6.6, "46" 8.4, "47" 9.4, "128" 11.2, "255" 13, "256" 14) rotate by 90 right font ',9'
@@ -158,9 +155,9 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 2 using 1:2 with points p
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.420732
-set bmargin at screen 0.295732
-set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.427591 left font ',11'
+set tmargin at screen 0.403454
+set bmargin at screen 0.274725
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=64 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.410518 left font ',11'
 set xrange [-0.8:36.4]
 set yrange [0.4:5.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "11" 4.8, "12" 5.8, "23" 7.6, "24" 8.6, "31" 10.4, "32" 11.4, "63" 13.2, "64" 14.2, "82" 16, "83" 17, "127" 18.8, "128" 19.8, "255" 21.6, "256" 22.6, "511" 24.4, "512" 25.4, "1023" 27.2, "1024" 28.2, "1408" 30, "2047" 31.8, "2048" 32.8, "4095" 34.6, "4096" 35.6) rotate by 90 right font ',9'
@@ -170,16 +167,14 @@ plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 3 using 1:2 with points p
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.239329
-set bmargin at screen 0.114329
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 16 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.246189 left font ',11'
-set xrange [-0.8:32]
+set tmargin at screen 0.216641
+set bmargin at screen 0.0879121
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=64 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.223705 left font ',11'
+set xrange [-0.8:29.2]
 set yrange [0.4:5.6]
-set xtics ("32" 0, "64" 1.8, "160" 3.6, "192" 5.4, "224" 7.2, "256" 9, "480" 10.8, "512" 12.6, "992" 14.4, "1024" 15.4, "1536" 17.2, "1568" 18.2, "2816" 20, "3584" 21.8, "3616" 22.8, "4064" 24.6, "4096" 25.6, "8160" 27.4, "8192" 28.4, "931840" 30.2, "931872" 31.2) rotate by 90 right font ',9'
-set ytics ('legacy: fails from 931840' 5, 'fixed: no failure up to 8192' 4, 'zchunk: no failure up to 8192' 3, 'rows_x: no failure up to 8192' 2, 'pairs_x: no failure up to 8192' 1) font ',10'
-set arrow 1 from 29.3,4.55 to 29.3,5.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'gguf.moe_vec-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("32" 0, "64" 1.8, "160" 3.6, "192" 5.4, "224" 7.2, "256" 9, "480" 10.8, "512" 12.6, "992" 14.4, "1024" 15.4, "1536" 17.2, "1568" 18.2, "2816" 20, "3584" 21.8, "3616" 22.8, "4064" 24.6, "4096" 25.6, "8160" 27.4, "8192" 28.4) rotate by 90 right font ',9'
+set ytics ('legacy: no failure up to 8192' 5, 'fixed: no failure up to 8192' 4, 'zchunk: no failure up to 8192' 3, 'rows_x: no failure up to 8192' 2, 'pairs_x: no failure up to 8192' 1) font ',10'
+plot here.'gguf.moe_vec-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -189,14 +184,13 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.0625
-set bmargin at screen 0.00304878
+set tmargin at screen 0.0470958
+set bmargin at screen 0.00313972
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,746 noenhanced font ',10'
+set terminal pngcairo size 1400,754 noenhanced font ',10'
 set output here.'llamacpp.mmq-nvidia-h200-summary.png'
 set multiplot title 'llamacpp.mmq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,21 +28,21 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.895442
-set bmargin at screen 0.825737
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 124 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
-set xrange [-0.8:33.8]
+set tmargin at screen 0.896552
+set bmargin at screen 0.827586
+set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 39 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
+set xrange [-0.8:12.2]
 set yrange [0.4:1.6]
-set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "128" 14.2, "129" 15.2, "255" 17, "256" 18, "512" 19.8, "1489" 21.6, "1490" 22.6, "2944" 24.4, "2945" 25.4, "4095" 27.2, "4096" 28.2, "5888" 30, "5889" 31, "5957" 32, "5958" 33) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 5958' 1) font ',10'
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "31" 4.8, "32" 5.8, "1023" 7.6, "1024" 8.6, "32767" 10.4, "32768" 11.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 32768' 1) font ',10'
 plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.726542
-set bmargin at screen 0.656836
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
+set tmargin at screen 0.718833
+set bmargin at screen 0.649867
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -52,9 +52,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 1 using 1:2 with points p
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.579088
-set bmargin at screen 0.509383
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 63 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
+set tmargin at screen 0.572944
+set bmargin at screen 0.503979
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -64,9 +64,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 2 using 1:2 with points p
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.420912
-set bmargin at screen 0.351206
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 59 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.432976 left font ',11'
+set tmargin at screen 0.416446
+set bmargin at screen 0.34748
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
 set xrange [-0.8:25.4]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "15" 7.8, "16" 8.8, "17" 9.8, "31" 11.6, "32" 12.6, "63" 14.4, "64" 15.4, "127" 17.2, "128" 18.2, "255" 20, "256" 21, "2048" 22.8, "4096" 24.6) rotate by 90 right font ',9'
@@ -76,9 +76,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 3 using 1:2 with points p
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.252011
-set bmargin at screen 0.182306
-set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 41 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.264075 left font ',11'
+set tmargin at screen 0.249337
+set bmargin at screen 0.180371
+set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
 set xrange [-0.8:18.4]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "448" 1.8, "3584" 3.6, "8160" 5.4, "8192" 6.4, "32736" 8.2, "32768" 9.2, "65504" 11, "65536" 12, "130560" 13.8, "130592" 14.8, "1048544" 16.6, "1048576" 17.6) rotate by 90 right font ',9'
@@ -93,8 +93,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.080429
-set bmargin at screen 0.00536193
+set tmargin at screen 0.0795756
+set bmargin at screen 0.00530504
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -107,7 +107,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,746 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,754 noenhanced font 'sans,10' background rgb 'white'
 set output here.'llamacpp.mmq-nvidia-h200-summary.svg'
 set multiplot title 'llamacpp.mmq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -119,21 +119,21 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.895442
-set bmargin at screen 0.825737
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 124 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.907507 left font ',11'
-set xrange [-0.8:33.8]
+set tmargin at screen 0.896552
+set bmargin at screen 0.827586
+set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 39 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
+set xrange [-0.8:12.2]
 set yrange [0.4:1.6]
-set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "11" 5.8, "12" 6.8, "23" 8.6, "24" 9.6, "31" 11.4, "32" 12.4, "128" 14.2, "129" 15.2, "255" 17, "256" 18, "512" 19.8, "1489" 21.6, "1490" 22.6, "2944" 24.4, "2945" 25.4, "4095" 27.2, "4096" 28.2, "5888" 30, "5889" 31, "5957" 32, "5958" 33) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 5958' 1) font ',10'
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "31" 4.8, "32" 5.8, "1023" 7.6, "1024" 8.6, "32767" 10.4, "32768" 11.4) rotate by 90 right font ',9'
+set ytics ('upstream: no failure up to 32768' 1) font ',10'
 plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.726542
-set bmargin at screen 0.656836
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.738606 left font ',11'
+set tmargin at screen 0.718833
+set bmargin at screen 0.649867
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -143,9 +143,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 1 using 1:2 with points p
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.579088
-set bmargin at screen 0.509383
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 63 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.591153 left font ',11'
+set tmargin at screen 0.572944
+set bmargin at screen 0.503979
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -155,9 +155,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 2 using 1:2 with points p
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.420912
-set bmargin at screen 0.351206
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 59 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.432976 left font ',11'
+set tmargin at screen 0.416446
+set bmargin at screen 0.34748
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
 set xrange [-0.8:25.4]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "15" 7.8, "16" 8.8, "17" 9.8, "31" 11.6, "32" 12.6, "63" 14.4, "64" 15.4, "127" 17.2, "128" 18.2, "255" 20, "256" 21, "2048" 22.8, "4096" 24.6) rotate by 90 right font ',9'
@@ -167,9 +167,9 @@ plot here.'llamacpp.mmq-nvidia-h200-summary.dat' index 3 using 1:2 with points p
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.252011
-set bmargin at screen 0.182306
-set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 41 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.264075 left font ',11'
+set tmargin at screen 0.249337
+set bmargin at screen 0.180371
+set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
 set xrange [-0.8:18.4]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "448" 1.8, "3584" 3.6, "8160" 5.4, "8192" 6.4, "32736" 8.2, "32768" 9.2, "65504" 11, "65536" 12, "130560" 13.8, "130592" 14.8, "1048544" 16.6, "1048576" 17.6) rotate by 90 right font ',9'
@@ -184,8 +184,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.080429
-set bmargin at screen 0.00536193
+set tmargin at screen 0.0795756
+set bmargin at screen 0.00530504
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

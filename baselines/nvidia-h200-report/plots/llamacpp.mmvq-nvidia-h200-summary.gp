@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,736 noenhanced font ',10'
+set terminal pngcairo size 1400,720 noenhanced font ',10'
 set output here.'llamacpp.mmvq-nvidia-h200-summary.png'
 set multiplot title 'llamacpp.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,23 +28,23 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.894022
-set bmargin at screen 0.82337
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.90625 left font ',11'
-set xrange [-0.8:28.6]
+set tmargin at screen 0.891667
+set bmargin at screen 0.819444
+set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
+set xrange [-0.8:8.8]
 set yrange [0.4:1.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "7" 6, "8" 7, "9" 8, "10" 9, "11" 10, "12" 11, "23" 12.8, "24" 13.8, "31" 15.6, "32" 16.6, "255" 18.4, "256" 19.4, "1489" 21.2, "1490" 22.2, "4095" 24, "4096" 25, "5957" 26.8, "5958" 27.8) rotate by 90 right font ',9'
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "7" 4, "8" 5, "9" 6, "10" 7, "11" 8) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 9' 1) font ',10'
-set arrow 1 from 7.5,0.55 to 7.5,1.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 5.5,0.55 to 5.5,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.722826
-set bmargin at screen 0.652174
-set label 1 'top_k   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.735054 left font ',11'
+set tmargin at screen 0.738889
+set bmargin at screen 0.666667
+set label 1 'top_k   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.751389 left font ',11'
 set xrange [-0.8:3.8]
 set yrange [0.4:1.6]
 set xtics ("3" 0, "4" 1, "7" 2, "8" 3) rotate by 90 right font ',9'
@@ -54,9 +54,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.584239
-set bmargin at screen 0.513587
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 21 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.596467 left font ',11'
+set tmargin at screen 0.597222
+set bmargin at screen 0.525
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.609722 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -66,9 +66,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.423913
-set bmargin at screen 0.353261
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.436141 left font ',11'
+set tmargin at screen 0.433333
+set bmargin at screen 0.361111
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 14 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "16" 7.8, "17" 8.8, "31" 10.6, "32" 11.6, "62" 13.4, "63" 14.4, "64" 15.4, "126" 17.2, "127" 18.2, "128" 19.2, "255" 21, "256" 22, "510" 23.8, "511" 24.8, "1023" 26.6, "1024" 27.6, "2048" 29.4, "4096" 31.2) rotate by 90 right font ',9'
@@ -78,9 +78,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.252717
-set bmargin at screen 0.182065
-set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.264946 left font ',11'
+set tmargin at screen 0.258333
+set bmargin at screen 0.186111
+set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
 set xrange [-0.8:11.6]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "224" 7.2, "256" 9, "7168" 10.8) rotate by 90 right font ',9'
@@ -95,8 +95,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.111413
-set bmargin at screen 0.00543478
+set tmargin at screen 0.113889
+set bmargin at screen 0.00555556
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
@@ -110,7 +110,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,736 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,720 noenhanced font 'sans,10' background rgb 'white'
 set output here.'llamacpp.mmvq-nvidia-h200-summary.svg'
 set multiplot title 'llamacpp.mmvq on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -122,23 +122,23 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.894022
-set bmargin at screen 0.82337
-set label 1 'tokens   (other axes: cols=2816 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1408 top_k=8)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.90625 left font ',11'
-set xrange [-0.8:28.6]
+set tmargin at screen 0.891667
+set bmargin at screen 0.819444
+set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
+set xrange [-0.8:8.8]
 set yrange [0.4:1.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "6" 5, "7" 6, "8" 7, "9" 8, "10" 9, "11" 10, "12" 11, "23" 12.8, "24" 13.8, "31" 15.6, "32" 16.6, "255" 18.4, "256" 19.4, "1489" 21.2, "1490" 22.2, "4095" 24, "4096" 25, "5957" 26.8, "5958" 27.8) rotate by 90 right font ',9'
+set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "7" 4, "8" 5, "9" 6, "10" 7, "11" 8) rotate by 90 right font ',9'
 set ytics ('upstream: fails from 9' 1) font ',10'
-set arrow 1 from 7.5,0.55 to 7.5,1.45 nohead lw 2.5 lc rgb 'black' front
+set arrow 1 from 5.5,0.55 to 5.5,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.722826
-set bmargin at screen 0.652174
-set label 1 'top_k   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.735054 left font ',11'
+set tmargin at screen 0.738889
+set bmargin at screen 0.666667
+set label 1 'top_k   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.751389 left font ',11'
 set xrange [-0.8:3.8]
 set yrange [0.4:1.6]
 set xtics ("3" 0, "4" 1, "7" 2, "8" 3) rotate by 90 right font ',9'
@@ -148,9 +148,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 2 using 1:2 with points 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.584239
-set bmargin at screen 0.513587
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 21 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.596467 left font ',11'
+set tmargin at screen 0.597222
+set bmargin at screen 0.525
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.609722 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -160,9 +160,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 3 using 1:2 with points 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.423913
-set bmargin at screen 0.353261
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.436141 left font ',11'
+set tmargin at screen 0.433333
+set bmargin at screen 0.361111
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 14 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "16" 7.8, "17" 8.8, "31" 10.6, "32" 11.6, "62" 13.4, "63" 14.4, "64" 15.4, "126" 17.2, "127" 18.2, "128" 19.2, "255" 21, "256" 22, "510" 23.8, "511" 24.8, "1023" 26.6, "1024" 27.6, "2048" 29.4, "4096" 31.2) rotate by 90 right font ',9'
@@ -172,9 +172,9 @@ plot here.'llamacpp.mmvq-nvidia-h200-summary.dat' index 4 using 1:2 with points 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.252717
-set bmargin at screen 0.182065
-set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 33 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.264946 left font ',11'
+set tmargin at screen 0.258333
+set bmargin at screen 0.186111
+set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
 set xrange [-0.8:11.6]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "224" 7.2, "256" 9, "7168" 10.8) rotate by 90 right font ',9'
@@ -189,8 +189,8 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.111413
-set bmargin at screen 0.00543478
+set tmargin at screen 0.113889
+set bmargin at screen 0.00555556
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'

@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,938 noenhanced font ',10'
+set terminal pngcairo size 1400,900 noenhanced font ',10'
 set output here.'mlx.gather_qmm-nvidia-h200-summary.png'
 set multiplot title 'mlx.gather_qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,70 +28,64 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.916844
-set bmargin at screen 0.831557
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926439 left font ',11'
+set tmargin at screen 0.913333
+set bmargin at screen 0.824444
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 26 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
 set xrange [-0.8:43.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "5" 2, "6" 3, "7" 4, "8" 5, "10" 6, "11" 7, "15" 8, "16" 9, "31" 10.8, "32" 11.8, "42" 13.6, "43" 14.6, "85" 16.4, "86" 17.4, "255" 19.2, "256" 20.2, "511" 22, "512" 23, "682" 24.8, "683" 25.8, "1365" 27.6, "1366" 28.6, "2730" 30.4, "2731" 31.4, "4095" 33.2, "4096" 34.2, "8190" 36, "8191" 37, "8192" 38, "8193" 39, "8194" 40, "21845" 41.8, "21846" 42.8) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 8192' 2, 'chunked: no failure up to 21846' 1) font ',10'
-set arrow 1 from 37.5,1.55 to 37.5,2.45 nohead lw 2.5 lc rgb 'black' front
+set ytics ('chunked: no failure up to 21846' 2, 'upstream: fails from 8192' 1) font ',10'
+set arrow 1 from 37.5,0.55 to 37.5,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.744136
-set bmargin at screen 0.658849
-set label 1 'top_k   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.753731 left font ',11'
+set tmargin at screen 0.733333
+set bmargin at screen 0.644444
+set label 1 'top_k   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16)' at screen 0.242857, screen 0.743333 left font ',11'
 set xrange [-0.8:9.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "7" 5, "8" 6, "15" 7.8, "16" 8.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 16' 2, 'chunked: no failure up to 16' 1) font ',10'
+set ytics ('chunked: no failure up to 16' 2, 'upstream: no failure up to 16' 1) font ',10'
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.597015
-set bmargin at screen 0.511727
-set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.60661 left font ',11'
+set tmargin at screen 0.58
+set bmargin at screen 0.491111
+set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
 set xrange [-0.8:17.6]
 set yrange [0.4:2.6]
 set xtics ("15" 0, "16" 1, "31" 2.8, "32" 3.8, "42" 5.6, "43" 6.6, "85" 8.4, "86" 9.4, "128" 11.2, "255" 13, "256" 14, "341" 15.8, "342" 16.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 342' 2, 'chunked: no failure up to 342' 1) font ',10'
+set ytics ('chunked: no failure up to 342' 2, 'upstream: no failure up to 342' 1) font ',10'
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.441365
-set bmargin at screen 0.356077
-set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)   + 50 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.450959 left font ',11'
-set xrange [-0.8:31.2]
+set tmargin at screen 0.417778
+set bmargin at screen 0.328889
+set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.427778 left font ',11'
+set xrange [-0.8:13.4]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "768" 7.2, "1920" 9, "2048" 10.8, "3072" 12.6, "8064" 14.4, "8192" 15.4, "8320" 16.4, "16256" 18.2, "16384" 19.2, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "130944" 26.6, "131072" 27.6, "262016" 29.4, "262144" 30.4) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 8320' 2, 'chunked: fails from 8320' 1) font ',10'
-set arrow 1 from 15.9,1.55 to 15.9,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 15.9,0.55 to 15.9,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "768" 7.2, "1920" 9, "2048" 10.8, "3072" 12.6) rotate by 90 right font ',9'
+set ytics ('chunked: no failure up to 3072' 2, 'upstream: no failure up to 3072' 1) font ',10'
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.260128
-set bmargin at screen 0.17484
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.269723 left font ',11'
-set xrange [-0.8:29.4]
+set tmargin at screen 0.246667
+set bmargin at screen 0.157778
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 8 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
+set xrange [-0.8:23.8]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23, "44032" 24.8, "44096" 25.8, "65472" 27.6, "65536" 28.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 44096' 2, 'chunked: fails from 44096' 1) font ',10'
-set arrow 1 from 25.3,1.55 to 25.3,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 25.3,0.55 to 25.3,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 6 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 7 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23) rotate by 90 right font ',9'
+set ytics ('chunked: no failure up to 10944' 2, 'upstream: no failure up to 10944' 1) font ',10'
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -101,15 +95,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.110874
-set bmargin at screen 0.00426439
+set tmargin at screen 0.0911111
+set bmargin at screen 0.00444444
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -117,7 +110,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,938 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,900 noenhanced font 'sans,10' background rgb 'white'
 set output here.'mlx.gather_qmm-nvidia-h200-summary.svg'
 set multiplot title 'mlx.gather_qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -129,70 +122,64 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.916844
-set bmargin at screen 0.831557
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 52 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926439 left font ',11'
+set tmargin at screen 0.913333
+set bmargin at screen 0.824444
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 26 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
 set xrange [-0.8:43.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "5" 2, "6" 3, "7" 4, "8" 5, "10" 6, "11" 7, "15" 8, "16" 9, "31" 10.8, "32" 11.8, "42" 13.6, "43" 14.6, "85" 16.4, "86" 17.4, "255" 19.2, "256" 20.2, "511" 22, "512" 23, "682" 24.8, "683" 25.8, "1365" 27.6, "1366" 28.6, "2730" 30.4, "2731" 31.4, "4095" 33.2, "4096" 34.2, "8190" 36, "8191" 37, "8192" 38, "8193" 39, "8194" 40, "21845" 41.8, "21846" 42.8) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 8192' 2, 'chunked: no failure up to 21846' 1) font ',10'
-set arrow 1 from 37.5,1.55 to 37.5,2.45 nohead lw 2.5 lc rgb 'black' front
+set ytics ('chunked: no failure up to 21846' 2, 'upstream: fails from 8192' 1) font ',10'
+set arrow 1 from 37.5,0.55 to 37.5,1.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
      here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: top_k
 unset arrow
 unset label
-set tmargin at screen 0.744136
-set bmargin at screen 0.658849
-set label 1 'top_k   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.753731 left font ',11'
+set tmargin at screen 0.733333
+set bmargin at screen 0.644444
+set label 1 'top_k   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16)' at screen 0.242857, screen 0.743333 left font ',11'
 set xrange [-0.8:9.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "7" 5, "8" 6, "15" 7.8, "16" 8.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 16' 2, 'chunked: no failure up to 16' 1) font ',10'
+set ytics ('chunked: no failure up to 16' 2, 'upstream: no failure up to 16' 1) font ',10'
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: experts
 unset arrow
 unset label
-set tmargin at screen 0.597015
-set bmargin at screen 0.511727
-set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.60661 left font ',11'
+set tmargin at screen 0.58
+set bmargin at screen 0.491111
+set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
 set xrange [-0.8:17.6]
 set yrange [0.4:2.6]
 set xtics ("15" 0, "16" 1, "31" 2.8, "32" 3.8, "42" 5.6, "43" 6.6, "85" 8.4, "86" 9.4, "128" 11.2, "255" 13, "256" 14, "341" 15.8, "342" 16.8) rotate by 90 right font ',9'
-set ytics ('upstream: no failure up to 342' 2, 'chunked: no failure up to 342' 1) font ',10'
+set ytics ('chunked: no failure up to 342' 2, 'upstream: no failure up to 342' 1) font ',10'
 plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: rows
 unset arrow
 unset label
-set tmargin at screen 0.441365
-set bmargin at screen 0.356077
-set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)   + 50 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.450959 left font ',11'
-set xrange [-0.8:31.2]
+set tmargin at screen 0.417778
+set bmargin at screen 0.328889
+set label 1 'rows   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 tokens=16 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.427778 left font ',11'
+set xrange [-0.8:13.4]
 set yrange [0.4:2.6]
-set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "768" 7.2, "1920" 9, "2048" 10.8, "3072" 12.6, "8064" 14.4, "8192" 15.4, "8320" 16.4, "16256" 18.2, "16384" 19.2, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "130944" 26.6, "131072" 27.6, "262016" 29.4, "262144" 30.4) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 8320' 2, 'chunked: fails from 8320' 1) font ',10'
-set arrow 1 from 15.9,1.55 to 15.9,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 15.9,0.55 to 15.9,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "768" 7.2, "1920" 9, "2048" 10.8, "3072" 12.6) rotate by 90 right font ',9'
+set ytics ('chunked: no failure up to 3072' 2, 'upstream: no failure up to 3072' 1) font ',10'
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.260128
-set bmargin at screen 0.17484
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.269723 left font ',11'
-set xrange [-0.8:29.4]
+set tmargin at screen 0.246667
+set bmargin at screen 0.157778
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 8 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
+set xrange [-0.8:23.8]
 set yrange [0.4:2.6]
-set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23, "44032" 24.8, "44096" 25.8, "65472" 27.6, "65536" 28.6) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 44096' 2, 'chunked: fails from 44096' 1) font ',10'
-set arrow 1 from 25.3,1.55 to 25.3,2.45 nohead lw 2.5 lc rgb 'black' front
-set arrow 2 from 25.3,0.55 to 25.3,1.45 nohead lw 2.5 lc rgb 'black' front
-plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 6 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 7 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23) rotate by 90 right font ',9'
+set ytics ('chunked: no failure up to 10944' 2, 'upstream: no failure up to 10944' 1) font ',10'
+plot here.'mlx.gather_qmm-nvidia-h200-summary.dat' index 5 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -202,15 +189,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.110874
-set bmargin at screen 0.00426439
+set tmargin at screen 0.0911111
+set bmargin at screen 0.00444444
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

@@ -23,25 +23,23 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:52.6]
-set xtics ('1 (cols=14336,rows=128,top_k=1)' 0, '1 (cols=2048,rows=128,top_k=1)' 1, '1 (cols=2880,rows=128,top_k=1)' 2, '1 (cols=4096,rows=128,top_k=1)' 3, '1 (cols=64,rows=128,top_k=1)' 4, '2 (cols=14336,rows=128,top_k=2)' 5, '2 (cols=14336,rows=4096,top_k=2)' 6, '2 (cols=4096,rows=128,top_k=2)' 7, '2 (cols=64,rows=128,top_k=2)' 8, '2 (cols=64,rows=28672,top_k=2)' 9, '2 (cols=64,rows=4096,top_k=2)' 10, '4 (cols=2880,rows=128,top_k=4)' 11, '4 (cols=2880,rows=5760,top_k=4)' 12, '4 (cols=64,rows=128,top_k=4)' 13, '4 (cols=64,rows=5760,top_k=4)' 14, '4 (cols=704,rows=128,top_k=4)' 15, '4 (cols=768,rows=128,top_k=4)' 16, '8 (cols=14336,rows=4096,top_k=2)' 17, '8 (cols=1536,rows=128,top_k=8)' 18, '8 (cols=1536,rows=4096,top_k=8)' 19, '8 (cols=2048,rows=128,top_k=8)' 20, '8 (cols=2048,rows=1536,top_k=8)' 21, '8 (cols=2816,rows=128,top_k=8)' 22, '8 (cols=2816,rows=1408,top_k=8)' 23, '8 (cols=4096,rows=128,top_k=8)' 24, '8 (cols=4096,rows=28672,top_k=2)' 25, '8 (cols=4096,rows=3072,top_k=8)' 26, '8 (cols=4096,rows=768,top_k=8)' 27, '8 (cols=64,rows=128,top_k=8)' 28, '8 (cols=64,rows=1408,top_k=8)' 29, '8 (cols=64,rows=1536,top_k=8)' 30, '8 (cols=64,rows=2048,top_k=8)' 31, '8 (cols=64,rows=2816,top_k=8)' 32, '8 (cols=64,rows=3072,top_k=8)' 33, '8 (cols=64,rows=4096,top_k=8)' 34, '8 (cols=64,rows=7168,top_k=8)' 35, '8 (cols=64,rows=768,top_k=8)' 36, '8 (cols=704,rows=128,top_k=8)' 37, '8 (cols=768,rows=128,top_k=8)' 38, '128 (cols=1536,rows=4096,top_k=8)' 39, '128 (cols=2048,rows=1536,top_k=8)' 40, '128 (cols=2816,rows=1408,top_k=8)' 41, '128 (cols=2880,rows=5760,top_k=4)' 42, '128 (cols=4096,rows=3072,top_k=8)' 43, '128 (cols=4096,rows=768,top_k=8)' 44, '128 (cols=64,rows=128,top_k=1)' 45, '128 (cols=64,rows=128,top_k=8)' 46, '128 (cols=704,rows=2816,top_k=8)' 47, '128 (cols=768,rows=2048,top_k=8)' 48, '256 (cols=2048,rows=7168,top_k=8)' 49, '256 (cols=7168,rows=4096,top_k=8)' 50, '384 (cols=2048,rows=7168,top_k=8)' 51, '384 (cols=7168,rows=4096,top_k=8)' 52) rotate by 20 right font ',10'
+set xrange [-0.6:26.6]
+set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=4096,rows=128,top_k=1)' 1, '1 (cols=64,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=64,rows=128,top_k=2)' 4, '2 (cols=64,rows=28672,top_k=2)' 5, '2 (cols=64,rows=4096,top_k=2)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=4096,rows=128,top_k=8)' 10, '8 (cols=4096,rows=28672,top_k=2)' 11, '8 (cols=64,rows=128,top_k=8)' 12, '8 (cols=64,rows=768,top_k=8)' 13, '128 (cols=1536,rows=4096,top_k=8)' 14, '128 (cols=2048,rows=1536,top_k=8)' 15, '128 (cols=2816,rows=1408,top_k=8)' 16, '128 (cols=2880,rows=5760,top_k=4)' 17, '128 (cols=4096,rows=3072,top_k=8)' 18, '128 (cols=4096,rows=768,top_k=8)' 19, '128 (cols=64,rows=128,top_k=8)' 20, '128 (cols=704,rows=2816,top_k=8)' 21, '128 (cols=768,rows=2048,top_k=8)' 22, '256 (cols=2048,rows=7168,top_k=8)' 23, '256 (cols=7168,rows=4096,top_k=8)' 24, '384 (cols=2048,rows=7168,top_k=8)' 25, '384 (cols=7168,rows=4096,top_k=8)' 26) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
+plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'chunked: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -54,24 +52,22 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:52.6]
-set xtics ('1 (cols=14336,rows=128,top_k=1)' 0, '1 (cols=2048,rows=128,top_k=1)' 1, '1 (cols=2880,rows=128,top_k=1)' 2, '1 (cols=4096,rows=128,top_k=1)' 3, '1 (cols=64,rows=128,top_k=1)' 4, '2 (cols=14336,rows=128,top_k=2)' 5, '2 (cols=14336,rows=4096,top_k=2)' 6, '2 (cols=4096,rows=128,top_k=2)' 7, '2 (cols=64,rows=128,top_k=2)' 8, '2 (cols=64,rows=28672,top_k=2)' 9, '2 (cols=64,rows=4096,top_k=2)' 10, '4 (cols=2880,rows=128,top_k=4)' 11, '4 (cols=2880,rows=5760,top_k=4)' 12, '4 (cols=64,rows=128,top_k=4)' 13, '4 (cols=64,rows=5760,top_k=4)' 14, '4 (cols=704,rows=128,top_k=4)' 15, '4 (cols=768,rows=128,top_k=4)' 16, '8 (cols=14336,rows=4096,top_k=2)' 17, '8 (cols=1536,rows=128,top_k=8)' 18, '8 (cols=1536,rows=4096,top_k=8)' 19, '8 (cols=2048,rows=128,top_k=8)' 20, '8 (cols=2048,rows=1536,top_k=8)' 21, '8 (cols=2816,rows=128,top_k=8)' 22, '8 (cols=2816,rows=1408,top_k=8)' 23, '8 (cols=4096,rows=128,top_k=8)' 24, '8 (cols=4096,rows=28672,top_k=2)' 25, '8 (cols=4096,rows=3072,top_k=8)' 26, '8 (cols=4096,rows=768,top_k=8)' 27, '8 (cols=64,rows=128,top_k=8)' 28, '8 (cols=64,rows=1408,top_k=8)' 29, '8 (cols=64,rows=1536,top_k=8)' 30, '8 (cols=64,rows=2048,top_k=8)' 31, '8 (cols=64,rows=2816,top_k=8)' 32, '8 (cols=64,rows=3072,top_k=8)' 33, '8 (cols=64,rows=4096,top_k=8)' 34, '8 (cols=64,rows=7168,top_k=8)' 35, '8 (cols=64,rows=768,top_k=8)' 36, '8 (cols=704,rows=128,top_k=8)' 37, '8 (cols=768,rows=128,top_k=8)' 38, '128 (cols=1536,rows=4096,top_k=8)' 39, '128 (cols=2048,rows=1536,top_k=8)' 40, '128 (cols=2816,rows=1408,top_k=8)' 41, '128 (cols=2880,rows=5760,top_k=4)' 42, '128 (cols=4096,rows=3072,top_k=8)' 43, '128 (cols=4096,rows=768,top_k=8)' 44, '128 (cols=64,rows=128,top_k=1)' 45, '128 (cols=64,rows=128,top_k=8)' 46, '128 (cols=704,rows=2816,top_k=8)' 47, '128 (cols=768,rows=2048,top_k=8)' 48, '256 (cols=2048,rows=7168,top_k=8)' 49, '256 (cols=7168,rows=4096,top_k=8)' 50, '384 (cols=2048,rows=7168,top_k=8)' 51, '384 (cols=7168,rows=4096,top_k=8)' 52) rotate by 20 right font ',10'
+set xrange [-0.6:26.6]
+set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=4096,rows=128,top_k=1)' 1, '1 (cols=64,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=64,rows=128,top_k=2)' 4, '2 (cols=64,rows=28672,top_k=2)' 5, '2 (cols=64,rows=4096,top_k=2)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=4096,rows=128,top_k=8)' 10, '8 (cols=4096,rows=28672,top_k=2)' 11, '8 (cols=64,rows=128,top_k=8)' 12, '8 (cols=64,rows=768,top_k=8)' 13, '128 (cols=1536,rows=4096,top_k=8)' 14, '128 (cols=2048,rows=1536,top_k=8)' 15, '128 (cols=2816,rows=1408,top_k=8)' 16, '128 (cols=2880,rows=5760,top_k=4)' 17, '128 (cols=4096,rows=3072,top_k=8)' 18, '128 (cols=4096,rows=768,top_k=8)' 19, '128 (cols=64,rows=128,top_k=8)' 20, '128 (cols=704,rows=2816,top_k=8)' 21, '128 (cols=768,rows=2048,top_k=8)' 22, '256 (cols=2048,rows=7168,top_k=8)' 23, '256 (cols=7168,rows=4096,top_k=8)' 24, '384 (cols=2048,rows=7168,top_k=8)' 25, '384 (cols=7168,rows=4096,top_k=8)' 26) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
+plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'chunked: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-experts.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

@@ -23,25 +23,23 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:52.6]
-set xtics ('1 (cols=14336,experts=1,rows=128)' 0, '1 (cols=2048,experts=1,rows=128)' 1, '1 (cols=2880,experts=1,rows=128)' 2, '1 (cols=4096,experts=1,rows=128)' 3, '1 (cols=64,experts=1,rows=128)' 4, '1 (cols=64,experts=128,rows=128)' 5, '2 (cols=14336,experts=2,rows=128)' 6, '2 (cols=14336,experts=2,rows=4096)' 7, '2 (cols=14336,experts=8,rows=4096)' 8, '2 (cols=4096,experts=2,rows=128)' 9, '2 (cols=4096,experts=8,rows=28672)' 10, '2 (cols=64,experts=2,rows=128)' 11, '2 (cols=64,experts=2,rows=28672)' 12, '2 (cols=64,experts=2,rows=4096)' 13, '4 (cols=2880,experts=128,rows=5760)' 14, '4 (cols=2880,experts=4,rows=128)' 15, '4 (cols=2880,experts=4,rows=5760)' 16, '4 (cols=64,experts=4,rows=128)' 17, '4 (cols=64,experts=4,rows=5760)' 18, '4 (cols=704,experts=4,rows=128)' 19, '4 (cols=768,experts=4,rows=128)' 20, '8 (cols=1536,experts=128,rows=4096)' 21, '8 (cols=1536,experts=8,rows=128)' 22, '8 (cols=1536,experts=8,rows=4096)' 23, '8 (cols=2048,experts=128,rows=1536)' 24, '8 (cols=2048,experts=256,rows=7168)' 25, '8 (cols=2048,experts=384,rows=7168)' 26, '8 (cols=2048,experts=8,rows=128)' 27, '8 (cols=2048,experts=8,rows=1536)' 28, '8 (cols=2816,experts=128,rows=1408)' 29, '8 (cols=2816,experts=8,rows=128)' 30, '8 (cols=2816,experts=8,rows=1408)' 31, '8 (cols=4096,experts=128,rows=3072)' 32, '8 (cols=4096,experts=128,rows=768)' 33, '8 (cols=4096,experts=8,rows=128)' 34, '8 (cols=4096,experts=8,rows=3072)' 35, '8 (cols=4096,experts=8,rows=768)' 36, '8 (cols=64,experts=128,rows=128)' 37, '8 (cols=64,experts=8,rows=128)' 38, '8 (cols=64,experts=8,rows=1408)' 39, '8 (cols=64,experts=8,rows=1536)' 40, '8 (cols=64,experts=8,rows=2048)' 41, '8 (cols=64,experts=8,rows=2816)' 42, '8 (cols=64,experts=8,rows=3072)' 43, '8 (cols=64,experts=8,rows=4096)' 44, '8 (cols=64,experts=8,rows=7168)' 45, '8 (cols=64,experts=8,rows=768)' 46, '8 (cols=704,experts=128,rows=2816)' 47, '8 (cols=704,experts=8,rows=128)' 48, '8 (cols=7168,experts=256,rows=4096)' 49, '8 (cols=7168,experts=384,rows=4096)' 50, '8 (cols=768,experts=128,rows=2048)' 51, '8 (cols=768,experts=8,rows=128)' 52) rotate by 20 right font ',10'
+set xrange [-0.6:26.6]
+set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=4096,experts=1,rows=128)' 1, '1 (cols=64,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=8,rows=28672)' 5, '2 (cols=64,experts=2,rows=128)' 6, '2 (cols=64,experts=2,rows=28672)' 7, '2 (cols=64,experts=2,rows=4096)' 8, '4 (cols=2880,experts=128,rows=5760)' 9, '4 (cols=64,experts=4,rows=128)' 10, '4 (cols=64,experts=4,rows=5760)' 11, '8 (cols=1536,experts=128,rows=4096)' 12, '8 (cols=2048,experts=128,rows=1536)' 13, '8 (cols=2048,experts=256,rows=7168)' 14, '8 (cols=2048,experts=384,rows=7168)' 15, '8 (cols=2816,experts=128,rows=1408)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=768)' 22, '8 (cols=704,experts=128,rows=2816)' 23, '8 (cols=7168,experts=256,rows=4096)' 24, '8 (cols=7168,experts=384,rows=4096)' 25, '8 (cols=768,experts=128,rows=2048)' 26) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
+plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'chunked: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output
 
@@ -54,24 +52,22 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:52.6]
-set xtics ('1 (cols=14336,experts=1,rows=128)' 0, '1 (cols=2048,experts=1,rows=128)' 1, '1 (cols=2880,experts=1,rows=128)' 2, '1 (cols=4096,experts=1,rows=128)' 3, '1 (cols=64,experts=1,rows=128)' 4, '1 (cols=64,experts=128,rows=128)' 5, '2 (cols=14336,experts=2,rows=128)' 6, '2 (cols=14336,experts=2,rows=4096)' 7, '2 (cols=14336,experts=8,rows=4096)' 8, '2 (cols=4096,experts=2,rows=128)' 9, '2 (cols=4096,experts=8,rows=28672)' 10, '2 (cols=64,experts=2,rows=128)' 11, '2 (cols=64,experts=2,rows=28672)' 12, '2 (cols=64,experts=2,rows=4096)' 13, '4 (cols=2880,experts=128,rows=5760)' 14, '4 (cols=2880,experts=4,rows=128)' 15, '4 (cols=2880,experts=4,rows=5760)' 16, '4 (cols=64,experts=4,rows=128)' 17, '4 (cols=64,experts=4,rows=5760)' 18, '4 (cols=704,experts=4,rows=128)' 19, '4 (cols=768,experts=4,rows=128)' 20, '8 (cols=1536,experts=128,rows=4096)' 21, '8 (cols=1536,experts=8,rows=128)' 22, '8 (cols=1536,experts=8,rows=4096)' 23, '8 (cols=2048,experts=128,rows=1536)' 24, '8 (cols=2048,experts=256,rows=7168)' 25, '8 (cols=2048,experts=384,rows=7168)' 26, '8 (cols=2048,experts=8,rows=128)' 27, '8 (cols=2048,experts=8,rows=1536)' 28, '8 (cols=2816,experts=128,rows=1408)' 29, '8 (cols=2816,experts=8,rows=128)' 30, '8 (cols=2816,experts=8,rows=1408)' 31, '8 (cols=4096,experts=128,rows=3072)' 32, '8 (cols=4096,experts=128,rows=768)' 33, '8 (cols=4096,experts=8,rows=128)' 34, '8 (cols=4096,experts=8,rows=3072)' 35, '8 (cols=4096,experts=8,rows=768)' 36, '8 (cols=64,experts=128,rows=128)' 37, '8 (cols=64,experts=8,rows=128)' 38, '8 (cols=64,experts=8,rows=1408)' 39, '8 (cols=64,experts=8,rows=1536)' 40, '8 (cols=64,experts=8,rows=2048)' 41, '8 (cols=64,experts=8,rows=2816)' 42, '8 (cols=64,experts=8,rows=3072)' 43, '8 (cols=64,experts=8,rows=4096)' 44, '8 (cols=64,experts=8,rows=7168)' 45, '8 (cols=64,experts=8,rows=768)' 46, '8 (cols=704,experts=128,rows=2816)' 47, '8 (cols=704,experts=8,rows=128)' 48, '8 (cols=7168,experts=256,rows=4096)' 49, '8 (cols=7168,experts=384,rows=4096)' 50, '8 (cols=768,experts=128,rows=2048)' 51, '8 (cols=768,experts=8,rows=128)' 52) rotate by 20 right font ',10'
+set xrange [-0.6:26.6]
+set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=4096,experts=1,rows=128)' 1, '1 (cols=64,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=8,rows=28672)' 5, '2 (cols=64,experts=2,rows=128)' 6, '2 (cols=64,experts=2,rows=28672)' 7, '2 (cols=64,experts=2,rows=4096)' 8, '4 (cols=2880,experts=128,rows=5760)' 9, '4 (cols=64,experts=4,rows=128)' 10, '4 (cols=64,experts=4,rows=5760)' 11, '8 (cols=1536,experts=128,rows=4096)' 12, '8 (cols=2048,experts=128,rows=1536)' 13, '8 (cols=2048,experts=256,rows=7168)' 14, '8 (cols=2048,experts=384,rows=7168)' 15, '8 (cols=2816,experts=128,rows=1408)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=768)' 22, '8 (cols=704,experts=128,rows=2816)' 23, '8 (cols=7168,experts=256,rows=4096)' 24, '8 (cols=7168,experts=384,rows=4096)' 25, '8 (cols=768,experts=128,rows=2048)' 26) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
 set bmargin 9
 set key outside below center horizontal reverse Left maxcols 2 box lc rgb '#c0c0c0' samplen 2 spacing 1.2
-plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: first fail', \
+plot here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'chunked: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 0 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#d62728' title 'upstream: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#d62728' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 1 using 1:2:3 with labels center offset 0,1.1 font ',9' tc rgb '#a0a0a0' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2 with linespoints pt 7 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: first fail', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 2 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'upstream: no failure up to the value (> N)', \
      here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 3 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 8 ps 1.8 lw 2 lc rgb '#2ca02c' title 'chunked: no failure up to the value (> N)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#2ca02c' notitle, \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'chunked: fails from the first value tested (<= N, another axis)', \
-     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 5 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2 with points pt 2 ps 1.8 lw 2 lc rgb '#a0a0a0' title 'upstream: fails from the first value tested (<= N, another axis)', \
+     here.'mlx.gather_qmm-nvidia-h200-tokens-by-top_k.dat' index 4 using 1:2:3 with labels center offset 0,-1.1 font ',9' tc rgb '#a0a0a0' notitle
 
 set output

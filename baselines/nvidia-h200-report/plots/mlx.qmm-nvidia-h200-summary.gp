@@ -16,7 +16,7 @@ if (exists("gf_here")) {
 
 # PNG
 reset
-set terminal pngcairo size 1400,662 noenhanced font ',10'
+set terminal pngcairo size 1400,640 noenhanced font ',10'
 set output here.'mlx.qmm-nvidia-h200-summary.png'
 set multiplot title 'mlx.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -28,41 +28,40 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.882175
-set bmargin at screen 0.761329
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
-set xrange [-0.8:38.8]
+set tmargin at screen 0.878125
+set bmargin at screen 0.753125
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
+set xrange [-0.8:23.4]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 26214' 2, 'chunked: no failure up to 149797' 1) font ',10'
-set arrow 1 from 19.1,1.55 to 19.1,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "134226" 22.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 134226' 2, 'chunked: no failure up to 134226' 1) font ',10'
+set arrow 1 from 21.7,1.55 to 21.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.625378
-set bmargin at screen 0.504532
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 43 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set tmargin at screen 0.6125
+set bmargin at screen 0.4875
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
 set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.36858
-set bmargin at screen 0.247734
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set tmargin at screen 0.346875
+set bmargin at screen 0.221875
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.360938 left font ',11'
 set xrange [-0.8:20.4]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4096" 12.8, "4160" 13.8, "4224" 14.8, "32704" 16.6, "32768" 17.6, "33536" 18.6, "33600" 19.6) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -72,15 +71,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.1571
-set bmargin at screen 0.0060423
+set tmargin at screen 0.128125
+set bmargin at screen 0.00625
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 
@@ -88,7 +86,7 @@ set output
 
 # SVG (the same commands)
 reset
-set terminal svg size 1400,662 noenhanced font 'sans,10' background rgb 'white'
+set terminal svg size 1400,640 noenhanced font 'sans,10' background rgb 'white'
 set output here.'mlx.qmm-nvidia-h200-summary.svg'
 set multiplot title 'mlx.qmm on NVIDIA H200: where each variant fails, per axis' font ',14'
 set lmargin at screen 0.242857
@@ -100,41 +98,40 @@ set mxtics 1
 # panel: tokens
 unset arrow
 unset label
-set tmargin at screen 0.882175
-set bmargin at screen 0.761329
-set label 1 'tokens   (other axes: bits=4 cols=7168 dtype=bf16 group_size=64 vocab=163840)   + 36 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.89577 left font ',11'
-set xrange [-0.8:38.8]
+set tmargin at screen 0.878125
+set bmargin at screen 0.753125
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
+set xrange [-0.8:23.4]
 set yrange [0.4:2.6]
-set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "5" 4, "7" 5, "8" 6, "9" 7, "10" 8, "16" 9.8, "64" 11.6, "65" 12.6, "102" 14.4, "103" 15.4, "255" 17.2, "256" 18.2, "26214" 20, "26215" 21, "52428" 22.8, "52429" 23.8, "104857" 25.6, "104858" 26.6, "104862" 27.6, "117965" 29.4, "131072" 31.2, "131073" 32.2, "131074" 33.2, "131077" 34.2, "144180" 36, "149796" 37, "149797" 38) rotate by 90 right font ',9'
-set ytics ('upstream: fails from 26214' 2, 'chunked: no failure up to 149797' 1) font ',10'
-set arrow 1 from 19.1,1.55 to 19.1,2.45 nohead lw 2.5 lc rgb 'black' front
+set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "134226" 22.6) rotate by 90 right font ',9'
+set ytics ('upstream: fails from 134226' 2, 'chunked: no failure up to 134226' 1) font ',10'
+set arrow 1 from 21.7,1.55 to 21.7,2.45 nohead lw 2.5 lc rgb 'black' front
 plot here.'mlx.qmm-nvidia-h200-summary.dat' index 0 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e', \
-     here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd'
+     here.'mlx.qmm-nvidia-h200-summary.dat' index 1 using 1:2 with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e'
 
 # panel: vocab
 unset arrow
 unset label
-set tmargin at screen 0.625378
-set bmargin at screen 0.504532
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 43 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.638973 left font ',11'
+set tmargin at screen 0.6125
+set bmargin at screen 0.4875
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
 set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 262144' 2, 'chunked: no failure up to 262144' 1) font ',10'
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 2 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # panel: cols
 unset arrow
 unset label
-set tmargin at screen 0.36858
-set bmargin at screen 0.247734
-set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 55 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.382175 left font ',11'
+set tmargin at screen 0.346875
+set bmargin at screen 0.221875
+set label 1 'cols   (other axes: bits=4 dtype=bf16 group_size=64 tokens=16 vocab=32000)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.360938 left font ',11'
 set xrange [-0.8:20.4]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "192" 1.8, "256" 3.6, "512" 5.4, "576" 7.2, "1984" 9, "2048" 10, "4032" 11.8, "4096" 12.8, "4160" 13.8, "4224" 14.8, "32704" 16.6, "32768" 17.6, "33536" 18.6, "33600" 19.6) rotate by 90 right font ',9'
 set ytics ('upstream: no failure up to 33600' 2, 'chunked: no failure up to 33600' 1) font ',10'
-plot here.'mlx.qmm-nvidia-h200-summary.dat' index 4 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
+plot here.'mlx.qmm-nvidia-h200-summary.dat' index 3 using 1:2 with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c'
 
 # legend
 unset arrow
@@ -144,15 +141,14 @@ unset border
 unset tics
 unset xlabel
 unset ylabel
-set tmargin at screen 0.1571
-set bmargin at screen 0.0060423
+set tmargin at screen 0.128125
+set bmargin at screen 0.00625
 set xrange [0:1]
 set yrange [0:1]
 set key center center vertical reverse Left samplen 1.5 spacing 1.3 width 2 box lc rgb '#c0c0c0'
 plot NaN notitle, \
      keyentry with points pt 7 ps 1.6 lw 2 lc rgb '#2ca02c' title 'pass', \
      keyentry with points pt 9 ps 1.6 lw 2 lc rgb '#ff7f0e' title 'refused (launch or host check)', \
-     keyentry with points pt 13 ps 1.6 lw 2 lc rgb '#9467bd' title 'index wrapped (fault or wrong output)', \
      keyentry with points pt '|' ps 1.6 lc rgb 'black' title 'boundary: between last pass and first fail'
 unset multiplot
 

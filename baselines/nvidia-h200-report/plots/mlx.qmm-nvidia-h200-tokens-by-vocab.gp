@@ -22,9 +22,9 @@ set title 'mlx.qmm on NVIDIA H200: first failing tokens for each vocab' font ',1
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [320:1.25829e+07]
-set xrange [-0.6:36.6]
-set xtics ('128 (cols=128)' 0, '128 (cols=2048)' 1, '128 (cols=2816)' 2, '128 (cols=2880)' 3, '128 (cols=4096)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=128)' 7, '2048 (cols=128)' 8, '4096 (cols=2816)' 9, '5120 (cols=128)' 10, '5120 (cols=7168)' 11, '16000 (cols=128)' 12, '16000 (cols=4096)' 13, '20480 (cols=7168)' 14, '32000 (cols=128)' 15, '32000 (cols=4096)' 16, '64128 (cols=128)' 17, '64128 (cols=4096)' 18, '64128 (cols=8192)' 19, '64640 (cols=128)' 20, '65536 (cols=128)' 21, '128256 (cols=128)' 22, '128256 (cols=4096)' 23, '128256 (cols=8192)' 24, '129280 (cols=128)' 25, '129280 (cols=7168)' 26, '131072 (cols=128)' 27, '151936 (cols=128)' 28, '151936 (cols=2048)' 29, '151936 (cols=4096)' 30, '163840 (cols=128)' 31, '163840 (cols=7168)' 32, '201088 (cols=128)' 33, '201088 (cols=2880)' 34, '262144 (cols=128)' 35, '262144 (cols=2816)' 36) rotate by 20 right font ',10'
+set yrange [5.33333:3.14573e+06]
+set xrange [-0.6:18.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '128 (cols=8192)' 2, '32000 (cols=128)' 3, '32000 (cols=4096)' 4, '128256 (cols=128)' 5, '128256 (cols=4096)' 6, '128256 (cols=8192)' 7, '129280 (cols=128)' 8, '129280 (cols=7168)' 9, '151936 (cols=128)' 10, '151936 (cols=2048)' 11, '151936 (cols=4096)' 12, '163840 (cols=128)' 13, '163840 (cols=7168)' 14, '201088 (cols=128)' 15, '201088 (cols=2880)' 16, '262144 (cols=128)' 17, '262144 (cols=2816)' 18) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -53,9 +53,9 @@ set title 'mlx.qmm on NVIDIA H200: first failing tokens for each vocab' font ',1
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [320:1.25829e+07]
-set xrange [-0.6:36.6]
-set xtics ('128 (cols=128)' 0, '128 (cols=2048)' 1, '128 (cols=2816)' 2, '128 (cols=2880)' 3, '128 (cols=4096)' 4, '128 (cols=7168)' 5, '128 (cols=8192)' 6, '1024 (cols=128)' 7, '2048 (cols=128)' 8, '4096 (cols=2816)' 9, '5120 (cols=128)' 10, '5120 (cols=7168)' 11, '16000 (cols=128)' 12, '16000 (cols=4096)' 13, '20480 (cols=7168)' 14, '32000 (cols=128)' 15, '32000 (cols=4096)' 16, '64128 (cols=128)' 17, '64128 (cols=4096)' 18, '64128 (cols=8192)' 19, '64640 (cols=128)' 20, '65536 (cols=128)' 21, '128256 (cols=128)' 22, '128256 (cols=4096)' 23, '128256 (cols=8192)' 24, '129280 (cols=128)' 25, '129280 (cols=7168)' 26, '131072 (cols=128)' 27, '151936 (cols=128)' 28, '151936 (cols=2048)' 29, '151936 (cols=4096)' 30, '163840 (cols=128)' 31, '163840 (cols=7168)' 32, '201088 (cols=128)' 33, '201088 (cols=2880)' 34, '262144 (cols=128)' 35, '262144 (cols=2816)' 36) rotate by 20 right font ',10'
+set yrange [5.33333:3.14573e+06]
+set xrange [-0.6:18.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '128 (cols=8192)' 2, '32000 (cols=128)' 3, '32000 (cols=4096)' 4, '128256 (cols=128)' 5, '128256 (cols=4096)' 6, '128256 (cols=8192)' 7, '129280 (cols=128)' 8, '129280 (cols=7168)' 9, '151936 (cols=128)' 10, '151936 (cols=2048)' 11, '151936 (cols=4096)' 12, '163840 (cols=128)' 13, '163840 (cols=7168)' 14, '201088 (cols=128)' 15, '201088 (cols=2880)' 16, '262144 (cols=128)' 17, '262144 (cols=2816)' 18) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
