@@ -48,6 +48,47 @@ std::vector<StartShape> start_shapes(const Kernel& k, const SweepPlanOptions& op
   return out;
 }
 
+// Who runs a crossing's points besides those a cheaper shape already tests (docs/MODELS.md,
+// "Repeated crossings").
+struct PointRunners {
+  std::set<std::string> skip_all;           // run none of its points
+  std::set<std::string> first_broken_only;  // run only at first_broken
+  std::optional<std::int64_t> first_broken;  // the offset d where the twin is first broken; none: nowhere
+};
+
+// `variant` found `crossing` (planned from `base`); `found_it(v)`: whether variant v found the
+// same size crossing there. A variant predicted to fail the same way at every point (refused by
+// the same rule whatever wraps behind it, or the same index wrapping in the same launches) runs
+// none of them, in any tier: that failure hides what the crossing would show, and its own
+// boundary, where it starts to fail, is planned where it turns. A size crossing is run by the
+// variants whose own call has it (a buffer all share: all; a size of one variant's launches: it).
+// A model boundary is its variant's (the twin's): a variant the model predicts the same for at
+// every point (a fix beside it) runs where the twin is first broken (the first bad point, or the
+// last where the prediction turns good again), nowhere if the twin is refused on both sides
+// (only an index behind the refusal changes: nothing of its boundary shows); another variant
+// whose own prediction changes there runs its own crossing's points instead.
+template <class FoundIt>
+PointRunners point_runners(const Kernel& k, const std::vector<std::string>& variants, const std::string& variant,
+                           bool size_crossing, const Params& base, const ModelBoundary& crossing,
+                           const DeviceLimits& limits, FoundIt found_it) {
+  PointRunners r;
+  for (const std::string& v : variants)
+    if (fails_at_every_point(k, v, base, crossing, limits) && steady_across(k, v, base, crossing, limits, true))
+      r.skip_all.insert(v);
+  if (size_crossing) {
+    for (const std::string& v : variants)
+      if (!found_it(v)) r.skip_all.insert(v);
+    return r;
+  }
+  for (const std::string& v : variants) {
+    if (v == variant) continue;
+    if (steady_across(k, v, base, crossing, limits)) r.first_broken_only.insert(v);
+    else r.skip_all.insert(v);
+  }
+  if (!steady_across(k, variant, base, crossing, limits, true)) r.first_broken = crossing.becomes_bad ? 0 : -1;
+  return r;
+}
+
 }  // namespace
 
 std::uint64_t case_device_bytes(const Kernel& kernel, const Params& p) {
@@ -292,11 +333,12 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
           if (!k->check(turn) && case_device_bytes(*k, turn) > options.cheaper_crossing_above_bytes)
             before = std::min(before, 1), after = std::min(after, 0);
         }
+        ModelBoundary planned = b;  // the points this crossing plans
+        planned.before = before;
+        planned.after = after;
         std::optional<std::size_t> copy;
+        PointRunners runners;
         if (options.repeated_size_crossings > 0) {
-          ModelBoundary planned = b;
-          planned.before = before;
-          planned.after = after;
           Params turn = c.base;
           turn.set(b.axis, std::to_string(b.first_bad));
           const bool size_tier = c.tier == kDefaultSizes || c.tier == kProfileSizes;
@@ -311,51 +353,19 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
                                      k->check(turn) ? 0 : case_device_bytes(*k, turn),
                                      size_tier ? options.repeated_size_crossings : 1,
                                      c.tier == kDefaultSizes || stand_ins.contains(i)});
+          runners = point_runners(*k, variants, c.variant, size_tier, c.base, planned, limits, [&](const std::string& v) {
+            return size_found.contains({v, b.axis, b.first_bad, b.rule});
+          });
         }
-        // A model boundary is one variant's: a variant the model predicts the same for at every
-        // point (a fix beside its broken twin) is run where the twin is first broken (the last bad
-        // point where the prediction turns good again), not at the points around it, which test
-        // the twin's side of its boundary (docs/MODELS.md, "Repeated crossings").
-        // Where the twin itself is refused on both sides (only an index that cannot run changes),
-        // nothing of its boundary shows, and the steady variants run none of its points. And a
-        // variant the model predicts to fail the same way at every point of a crossing (refused by
-        // the same rule, whatever wraps behind it, or the same index wrapping in the same launches,
-        // on both sides) runs none of them, in any tier:
-        // the failure already there hides what the crossing would show; its own boundary, where it
-        // starts to fail (or fails otherwise), is planned where it turns.
-        std::set<std::string> steady, others, failing;
-        const std::int64_t twin_first_broken = b.becomes_bad ? 0 : -1;
-        bool twin_shows = true;  // the twin's boundary shows at its points
-        if (options.repeated_size_crossings > 0) {
-          ModelBoundary planned = b;
-          planned.before = before;
-          planned.after = after;
-          for (const std::string& v : variants)
-            if (fails_at_every_point(*k, v, c.base, planned, limits) &&
-                steady_across(*k, v, c.base, planned, limits, /*as_observed=*/true))
-              failing.insert(v);
-          if (c.tier == kDefaultBoundaries || c.tier == kProfileBoundaries) {
-            // Another variant whose own prediction changes here has its own boundary here, planned
-            // (or left out as a repeat) as its own: it runs the points of that one only.
-            for (const std::string& v : variants)
-              if (v != c.variant) (steady_across(*k, v, c.base, planned, limits) ? steady : others).insert(v);
-            twin_shows = !steady_across(*k, c.variant, c.base, planned, limits, true);
-          }
-        }
-        skip.insert(failing.begin(), failing.end());
-        skip.insert(others.begin(), others.end());
-        // A size crossing is run by the variants whose own call has that size crossing that width
-        // there: a buffer all variants share, by all; a size of one variant's launches, by it alone.
-        if (options.repeated_size_crossings > 0 && (c.tier == kDefaultSizes || c.tier == kProfileSizes))
-          for (const std::string& v : variants)
-            if (!size_found.contains({v, b.axis, b.first_bad, b.rule})) skip.insert(v);
+        skip.insert(runners.skip_all.begin(), runners.skip_all.end());
         for (std::int64_t d = -before; d <= after; ++d) {
           const std::int64_t v = b.first_bad + d * axis->step;
           if (v < axis->min || v > axis->max) continue;
           Params p = c.base;
           p.set(b.axis, std::to_string(v));
           std::set<std::string> point_skip = skip;
-          if (!twin_shows || d != twin_first_broken) point_skip.insert(steady.begin(), steady.end());
+          if (!runners.first_broken || d != *runners.first_broken)
+            point_skip.insert(runners.first_broken_only.begin(), runners.first_broken_only.end());
           points.push_back({c.tier, std::move(p), std::move(point_skip), copy});
         }
       }

@@ -48,7 +48,11 @@ class PeriodicCase final : public test::HostOnlyCase {
       const auto product = static_cast<std::int32_t>(static_cast<std::uint32_t>(tokens_ * 40960));
       grid_x = product < 0 ? static_cast<std::uint32_t>(product) : static_cast<std::uint64_t>(product) / 40960 + 1;
     }
-    plan.launches.push_back({"k_" + variant_, {grid_x, 1, 1}, {64, 1, 1}});
+    LaunchSpec launch;
+    launch.name = "k_" + variant_;
+    launch.grid = {grid_x, 1, 1};
+    launch.block = {64, 1, 1};
+    plan.launches.push_back(launch);
     if (variant_ == "periodic_wrap")
       plan.indices.push_back({"slow_index", static_cast<u128>(tokens_) * 30000 - 1, IndexType::int32});
     if (variant_ == "wraps_early")
@@ -83,7 +87,12 @@ std::set<std::uint64_t> tokens_run(const SweepPlan& plan, const std::string& var
 }
 
 const DeviceLimits kSm90 = *device_preset("sm_90");
-const SweepPlanOptions kAsFound{.repeated_size_crossings = 0};
+// Every crossing as often as it is found, at every point, for every variant.
+SweepPlanOptions as_found() {
+  SweepPlanOptions o;
+  o.repeated_size_crossings = 0;
+  return o;
+}
 
 }  // namespace
 
@@ -100,7 +109,7 @@ TEST(RepeatedCrossings, AModelBoundaryThatRecursAlongItsAxisIsPlannedWhereItFirs
   for (const std::string& n : plan.notes) noted = noted || n.find("repeated crossing(s) left out") != std::string::npos;
   EXPECT_TRUE(noted);
   // As found, every period is planned.
-  const SweepPlan all = plan_sweep({&k}, kSm90, kAsFound);
+  const SweepPlan all = plan_sweep({&k}, kSm90, as_found());
   EXPECT_EQ(tokens_run(all, "periodic", 157285, 157289).size(), 5u);
 }
 
@@ -111,7 +120,7 @@ TEST(RepeatedCrossings, AVariantSteadyAcrossItsTwinsBoundaryRunsWhereTheTwinIsFi
   const SweepPlan plan = plan_sweep({&k}, kSm90);
   EXPECT_EQ(tokens_run(plan, "fixed", 52427, 52431), (std::set<std::uint64_t>{52429}));
   EXPECT_EQ(tokens_run(plan, "fixed", 104856, 104860), (std::set<std::uint64_t>{104857}));
-  const SweepPlan all = plan_sweep({&k}, kSm90, kAsFound);
+  const SweepPlan all = plan_sweep({&k}, kSm90, as_found());
   EXPECT_EQ(tokens_run(all, "fixed", 52427, 52431).size(), 5u);
 }
 
@@ -122,7 +131,7 @@ TEST(RepeatedCrossings, AVariantFailingOnBothSidesRunsNoneOfTheCrossingsPoints) 
   EXPECT_TRUE(tokens_run(plan, "wraps_early", 52427, 52431).empty());
   EXPECT_EQ(tokens_run(plan, "wraps_early", 32767, 32771), (std::set<std::uint64_t>{32767, 32768, 32769, 32770, 32771}))
       << "its own boundary, where it starts to fail";
-  const SweepPlan all = plan_sweep({&k}, kSm90, kAsFound);
+  const SweepPlan all = plan_sweep({&k}, kSm90, as_found());
   EXPECT_EQ(tokens_run(all, "wraps_early", 52427, 52431).size(), 5u);
 }
 
@@ -133,6 +142,6 @@ TEST(RepeatedCrossings, ABoundaryInsideARefusalIsRunByNoVariant) {
   const SweepPlan plan = plan_sweep({&k}, kSm90);
   for (const char* variant : {"periodic", "periodic_wrap", "fixed", "wraps_early"})
     EXPECT_TRUE(tokens_run(plan, variant, 71581, 71585).empty()) << variant;
-  const SweepPlan all = plan_sweep({&k}, kSm90, kAsFound);
+  const SweepPlan all = plan_sweep({&k}, kSm90, as_found());
   EXPECT_EQ(tokens_run(all, "fixed", 71581, 71585).size(), 5u);
 }

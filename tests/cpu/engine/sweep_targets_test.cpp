@@ -206,8 +206,10 @@ TEST(SweepPlan, RunsEveryVariantAtTheHeadlineBoundaries) {
 // the same call crossing the same width: docs/MODELS.md, "Repeated crossings").
 TEST(SweepPlan, ReachesTheOutputByteCrossingForEveryProfileVocab) {
   const Kernel& qmm = *app::builtin_registry().find("affine.qmm");
-  const SweepPlan as_found = plan_sweep({&qmm}, *device_preset("sm_90"),
-                                        {.profiles = app::parse_models("all"), .repeated_size_crossings = 0});
+  SweepPlanOptions every_repeat;
+  every_repeat.profiles = app::parse_models("all");
+  every_repeat.repeated_size_crossings = 0;
+  const SweepPlan as_found = plan_sweep({&qmm}, *device_preset("sm_90"), every_repeat);
   const auto planned_in = [&](const SweepPlan& plan, const std::string& variant, std::uint64_t vocab) {
     const std::uint64_t tokens = ((1ull << 31) + 2 * vocab - 1) / (2 * vocab);
     for (const auto& t : plan.targets)

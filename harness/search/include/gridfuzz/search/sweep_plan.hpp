@@ -66,7 +66,9 @@ struct SweepPlanOptions {
   // Repeated crossings (the same variant, axis and rule, the same predictions at every point):
   // a size crossing found from several start shapes is planned at this many of them, the
   // defaults' first, then the cheapest; a model boundary that recurs along one start shape's axis
-  // where it first occurs. 0: every crossing as often as it is found (--crossings-as-found).
+  // where it first occurs; and each crossing's points are run only by the variants they tell
+  // something about (docs/MODELS.md, "Repeated crossings"). 0: every crossing as often as it is
+  // found, at every point, for every variant (--crossings-as-found).
   std::size_t repeated_size_crossings = 2;
   // Every case's launches planned and predicted for its CaseSize (threads, outcome), as
   // `sweep --order cost` prices them; without, a CaseSize holds the bytes alone.
