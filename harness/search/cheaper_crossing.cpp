@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -69,41 +70,66 @@ Point point_at(const Kernel& k, const std::string& variant, const Params& p, con
   return out;
 }
 
+// A launch told apart across the points of a crossing by its name and how many launches of that
+// name come before it: a crossing can add launches (a quantizer chunked at 65536 vectors launches
+// twice), and then the launch at one position is another kernel at the next point.
+using LaunchKey = std::pair<std::string, std::size_t>;
+
+std::vector<LaunchKey> launch_keys(const std::vector<std::string>& names) {
+  std::vector<LaunchKey> keys;
+  std::map<std::string, std::size_t> seen;
+  for (const std::string& name : names) keys.emplace_back(name, seen[name]++);
+  return keys;
+}
+
 // Per launch, which grid dimensions (x, y, z) take more than one value over the crossing's valid
-// points: those are the crossing's own. With fewer than two valid points, every dimension is.
-std::vector<std::array<bool, 3>> turning_dimensions(const std::vector<Point>& points) {
+// points: those are the crossing's own. A launch missing at a point that launches others turns in
+// every dimension (a point that launches nothing, a host error, tells nothing of the grids), and
+// with fewer than two valid points every dimension does.
+std::map<LaunchKey, std::array<bool, 3>> turning_dimensions(const std::vector<Point>& points) {
   std::vector<const Point*> valid;
   for (const Point& p : points)
     if (p.signature.valid) valid.push_back(&p);
-  std::vector<std::array<bool, 3>> turning;
-  if (valid.empty()) return turning;
-  const std::size_t launches = valid.front()->geometry.grids.size();
-  turning.assign(launches, {valid.size() < 2, valid.size() < 2, valid.size() < 2});
-  for (const Point* p : valid)
-    for (std::size_t i = 0; i < launches && i < p->geometry.grids.size(); ++i) {
-      const Dim3& a = valid.front()->geometry.grids[i];
-      const Dim3& b = p->geometry.grids[i];
-      turning[i][0] = turning[i][0] || a.x != b.x;
-      turning[i][1] = turning[i][1] || a.y != b.y;
-      turning[i][2] = turning[i][2] || a.z != b.z;
+  std::map<LaunchKey, std::array<bool, 3>> turning;
+  std::map<LaunchKey, std::pair<Dim3, std::size_t>> first_seen;  // its grid where first seen, and at how many points
+  for (const Point* p : valid) {
+    const std::vector<LaunchKey> keys = launch_keys(p->signature.launches);
+    for (std::size_t i = 0; i < keys.size() && i < p->geometry.grids.size(); ++i) {
+      const Dim3& g = p->geometry.grids[i];
+      auto [it, fresh] = first_seen.emplace(keys[i], std::pair{g, std::size_t{0}});
+      ++it->second.second;
+      std::array<bool, 3>& t = turning[keys[i]];
+      if (fresh) t = {valid.size() < 2, valid.size() < 2, valid.size() < 2};
+      const Dim3& a = it->second.first;
+      t[0] = t[0] || a.x != g.x;
+      t[1] = t[1] || a.y != g.y;
+      t[2] = t[2] || a.z != g.z;
     }
+  }
+  const auto launching = static_cast<std::size_t>(
+      std::count_if(valid.begin(), valid.end(), [](const Point* p) { return !p->signature.launches.empty(); }));
+  for (const auto& [key, seen] : first_seen)
+    if (seen.second < launching) turning[key] = {true, true, true};
   return turning;
 }
 
 // Every point keeps the model's boundary: blocks, shared memory, the turning grid dimensions, the
 // riskiest index and each wrapping index. The launches' names are already equal (PointSignature).
 bool model_boundary_kept(const std::vector<Point>& wanted, const std::vector<Point>& candidate,
-                         const std::vector<std::array<bool, 3>>& turning) {
+                         const std::map<LaunchKey, std::array<bool, 3>>& turning) {
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     const PointGeometry& a = wanted[i].geometry;
     const PointGeometry& b = candidate[i].geometry;
     if (a.blocks != b.blocks || a.smem != b.smem || a.riskiest_index != b.riskiest_index ||
         a.riskiest_max != b.riskiest_max || a.wrapping != b.wrapping)
       return false;
-    for (std::size_t l = 0; l < a.grids.size() && l < turning.size(); ++l) {
-      if (turning[l][0] && a.grids[l].x != b.grids[l].x) return false;
-      if (turning[l][1] && a.grids[l].y != b.grids[l].y) return false;
-      if (turning[l][2] && a.grids[l].z != b.grids[l].z) return false;
+    const std::vector<LaunchKey> keys = launch_keys(wanted[i].signature.launches);
+    for (std::size_t l = 0; l < keys.size() && l < a.grids.size() && l < b.grids.size(); ++l) {
+      const auto t = turning.find(keys[l]);
+      if (t == turning.end()) continue;
+      if (t->second[0] && a.grids[l].x != b.grids[l].x) return false;
+      if (t->second[1] && a.grids[l].y != b.grids[l].y) return false;
+      if (t->second[2] && a.grids[l].z != b.grids[l].z) return false;
     }
   }
   return true;
@@ -224,7 +250,7 @@ Params cheaper_crossing_start(const Kernel& k, const std::string& variant, const
   // multiplies them. The grid dimensions that do not turn may change with such an axis.
   const bool wraps =
       std::any_of(wanted.begin(), wanted.end(), [](const PointSignature& s) { return s.valid && s.wrap != "safe"; });
-  std::vector<std::array<bool, 3>> turning = turning_dimensions(wanted_points);
+  const std::map<LaunchKey, std::array<bool, 3>> turning = turning_dimensions(wanted_points);
 
   Params best = start;
   std::uint64_t best_cost = *start_cost;

@@ -380,3 +380,64 @@ TEST(CheaperCrossing, AVariantTestedAtItsOwnShapeSkipsTheMovedShapeOfAWrapAtTheS
   EXPECT_EQ(cols_at_crossing["wide"], (std::set<std::string>{"32"}));
   EXPECT_EQ(cols_at_crossing["int32"], (std::set<std::string>{"32"}));
 }
+
+namespace {
+
+// A GEMV over `vectors` whose activations are quantized first in chunks of at most 65535 vectors
+// (grid.y): past 65535 vectors a second `quantize` launch comes before the `gemv`, whose grid is
+// (rows, vectors) and refused past 65535. The riskiest index is x's, vectors * cols - 1.
+class ChunkedQuantizeGemvCase final : public test::HostOnlyCase {
+ public:
+  ChunkedQuantizeGemvCase(std::uint64_t vectors, std::uint64_t rows, std::uint64_t cols)
+      : vectors_(vectors), rows_(rows), cols_(cols) {}
+  LaunchPlan plan(const DeviceLimits&) const override {
+    LaunchPlan plan;
+    for (std::uint64_t done = 0; done < vectors_; done += 65535)
+      plan.launches.push_back({"quantize", {cols_ / 32, std::min<std::uint64_t>(vectors_ - done, 65535), 1}, {32, 1, 1}});
+    plan.launches.push_back({"gemv", {rows_, vectors_, 1}, {32, 1, 1}});
+    plan.indices.push_back({"x_index", static_cast<u128>(vectors_) * cols_ - 1, IndexType::int64});
+    return plan;
+  }
+  std::vector<BufferSpec> buffers() const override {
+    return {{"x", BufferRole::input, ElementType::f32, vectors_ * cols_},
+            {"w", BufferRole::input, ElementType::u8, rows_ * cols_},
+            {"out", BufferRole::output, ElementType::f32, vectors_ * rows_}};
+  }
+
+ private:
+  std::uint64_t vectors_, rows_, cols_;
+};
+
+class ChunkedQuantizeGemvKernel final : public Kernel {
+ public:
+  std::string name() const override { return "test.chunked_quantize_gemv"; }
+  std::string description() const override { return "out = quantize(x) * w^T, x quantized in chunks"; }
+  std::vector<std::string> variants() const override { return {"only"}; }
+  std::vector<AxisSpec> axes() const override {
+    return {{"vectors", "vectors", "8", {}, 1, 1 << 24, 1},
+            {"rows", "rows", "8192", {}, 1, 1 << 20, 1},
+            {"cols", "inner dimension", "28672", {}, 32, 1 << 20, 32}};
+  }
+  std::optional<std::string> check(const Params&) const override { return std::nullopt; }
+  std::unique_ptr<BoundCase> bind(const Params& p, const std::string&) const override {
+    return std::make_unique<ChunkedQuantizeGemvCase>(p.get_u64("vectors"), p.get_u64("rows"), p.get_u64("cols"));
+  }
+};
+
+}  // namespace
+
+TEST(CheaperCrossing, ALaunchAddedAtTheCrossingIsNotMistakenForTheOneItPushesAlong) {
+  // At 65536 vectors the second quantize launch comes second and the gemv third: compared by
+  // position, the gemv's grid.x (rows) looked as if it turned along the crossing, and a model's
+  // rows stayed at 8192 though nothing of the boundary depends on them (the dense mmvq's 65535
+  // vectors took 15 s a case on an H100, evidence/2026-12-06-h100-whole-plan).
+  const ChunkedQuantizeGemvKernel k;
+  const DeviceLimits limits = *device_preset("sm_90");
+  const Params start = Params::defaults(k.axes());
+  const ModelBoundary grid_y = find(model_boundaries(k, "only", start, limits), "refuse:grid.y");
+  ASSERT_EQ(grid_y.first_bad, 65536);
+  const Params model = cheaper_crossing_start(k, "only", start, grid_y, limits, {"rows", "cols"});
+  EXPECT_EQ(model.get("rows"), "1") << "rows is only the gemv's grid.x, which does not turn";
+  EXPECT_EQ(model.get("cols"), "28672") << "cols is in the riskiest index: the model's value stays";
+  expect_same_points(k, grid_y, start, model, limits);
+}
