@@ -454,7 +454,7 @@ SweepPlan plan_sweep(const std::vector<const Kernel*>& kernels, const DeviceLimi
   if (repeated_left_out > 0)
     plan.notes.push_back(std::to_string(repeated_left_out) + " repeated crossing(s) left out: a size crossing is planned " +
                          "at the " + std::to_string(options.repeated_size_crossings) +
-                         " cheapest shape(s) that test it, a model boundary where it first occurs along its axis " +
+                         " cheapest shape(s) that test it (the defaults' first), a model boundary where it first occurs along its axis " +
                          "(docs/MODELS.md, \"Repeated crossings\")");
   if (shapes_left > 0) {
     std::string names;

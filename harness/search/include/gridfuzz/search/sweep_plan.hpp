@@ -65,11 +65,11 @@ struct SweepPlanOptions {
   std::uint64_t cheaper_crossing_above_bytes = kCheaperCrossingAboveBytes;
   // Repeated crossings (the same variant, axis and rule, the same predictions at every point):
   // a size crossing found from several start shapes is planned at this many of them, the
-  // defaults' first, then the cheapest; a model boundary that recurs along one start shape's axis
+  // defaults' first, then the cheapest (one: the same test once); a model boundary that recurs along one start shape's axis
   // where it first occurs; and each crossing's points are run only by the variants they tell
   // something about (docs/MODELS.md, "Repeated crossings"). 0: every crossing as often as it is
   // found, at every point, for every variant (--crossings-as-found).
-  std::size_t repeated_size_crossings = 2;
+  std::size_t repeated_size_crossings = 1;
   // Every case's launches planned and predicted for its CaseSize (threads, outcome), as
   // `sweep --order cost` prices them; without, a CaseSize holds the bytes alone.
   bool sizes = false;
