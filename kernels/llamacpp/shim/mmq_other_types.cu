@@ -13,12 +13,22 @@
 
 struct mmq_args;
 
+// llama.cpp before its activation-precision parameter (e.g. ggml-org/ggml d99724f, 2026-08-21)
+// declares mul_mat_q_case<type> alone; CMakeLists.txt reads mmq.cuh and sets
+// GRIDFUZZ_LLAMACPP_MMQ_PREC where the template also takes the precision (the pinned sdist).
+#if GRIDFUZZ_LLAMACPP_MMQ_PREC
 template <ggml_type type, ggml_prec prec_src1 = GGML_PREC_Q8>
 void mul_mat_q_case(ggml_backend_cuda_context& ctx, const mmq_args& args, cudaStream_t stream);
+#define GRIDFUZZ_MMQ_CASE(type, prec) mul_mat_q_case<type, prec>
+#else
+template <ggml_type type>
+void mul_mat_q_case(ggml_backend_cuda_context& ctx, const mmq_args& args, cudaStream_t stream);
+#define GRIDFUZZ_MMQ_CASE(type, prec) mul_mat_q_case<type>
+#endif
 
 #define GRIDFUZZ_MMQ_NOT_BUILT(type, prec)                                                              \
   template <>                                                                                           \
-  void mul_mat_q_case<type, prec>(ggml_backend_cuda_context&, const mmq_args&, cudaStream_t) {          \
+  void GRIDFUZZ_MMQ_CASE(type, prec)(ggml_backend_cuda_context&, const mmq_args&, cudaStream_t) {       \
     GGML_ABORT("gridfuzz: the mmq instance of %s is not built (kernels/llamacpp/CMakeLists.txt)", #type); \
   }
 
@@ -38,6 +48,10 @@ GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_IQ3_XXS, GGML_PREC_Q8)
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_IQ3_S, GGML_PREC_Q8)
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_IQ4_NL, GGML_PREC_Q8)
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_MXFP4, GGML_PREC_Q8)
+#if GRIDFUZZ_LLAMACPP_MMQ_PREC
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_MXFP4, GGML_PREC_Q4)
+#endif
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_NVFP4, GGML_PREC_Q8)
+#if GRIDFUZZ_LLAMACPP_MMQ_PREC
 GRIDFUZZ_MMQ_NOT_BUILT(GGML_TYPE_NVFP4, GGML_PREC_Q4)
+#endif
