@@ -27,8 +27,8 @@
 # built for one architecture (llama/), the plugin's csrc built against one torch (vllm/), and wheels
 # (wheels/, searched after $REPRO_WHEELS); a file may be xz-packed (NAME.xz). What matches this
 # GPU and torch is used instead of building here; what does not is built as without it.
-# MLX wheels too large for one call: REPRO_MLX_PARTS=DIR1:DIR2:... (default .repro-mlx-a,
-# .repro-mlx-b of the repository and /tmp/mlx-stash) are searched for the parts of
+# MLX wheels too large for one call: REPRO_MLX_PARTS=DIR1:DIR2:... (default .repro-mlx-a, -b, -c
+# of the repository and /tmp/mlx-stash) are searched for the parts of
 # mlx-0.32.2-wheels.tar listed in MLX-PARTS.sha256; with all of them there they are checked,
 # joined, unpacked into $REPRO_WORK/mlx-wheels and the two wheels checked against their sha256.
 # REPRO_MLX_STASH=DIR: only copy the parts found into DIR (checked), say which are still missing,
@@ -51,7 +51,7 @@ else
   PREBUILT=${REPRO_PREBUILT:+$(abspath "$REPRO_PREBUILT")}
 fi
 mlx_dirs=()
-IFS=: read -r -a mlx_given <<< "${REPRO_MLX_PARTS-$root/.repro-mlx-a:$root/.repro-mlx-b:/tmp/mlx-stash}"
+IFS=: read -r -a mlx_given <<< "${REPRO_MLX_PARTS-$root/.repro-mlx-a:$root/.repro-mlx-b:$root/.repro-mlx-c:/tmp/mlx-stash}"
 for d in ${mlx_given[@]+"${mlx_given[@]}"}; do [ -n "$d" ] && mlx_dirs+=("$(abspath "$d")"); done
 mlx_tar=mlx-0.32.2-wheels.tar
 mlx_sums=MLX-PARTS.sha256  # sha256sum lines: each part of $mlx_tar, in order, then $mlx_tar itself
