@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.913333
 set bmargin at screen 0.824444
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 22 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
 set xrange [-0.8:43.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "5" 2, "6" 3, "7" 4, "8" 5, "10" 6, "11" 7, "15" 8, "16" 9, "31" 10.8, "32" 11.8, "42" 13.6, "43" 14.6, "85" 16.4, "86" 17.4, "255" 19.2, "256" 20.2, "511" 22, "512" 23, "682" 24.8, "683" 25.8, "1365" 27.6, "1366" 28.6, "2730" 30.4, "2731" 31.4, "4095" 33.2, "4096" 34.2, "8190" 36, "8191" 37, "8192" 38, "8193" 39, "8194" 40, "21845" 41.8, "21846" 42.8) rotate by 90 right font ',9'
@@ -56,7 +56,7 @@ unset arrow
 unset label
 set tmargin at screen 0.58
 set bmargin at screen 0.491111
-set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
+set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 5 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
 set xrange [-0.8:17.6]
 set yrange [0.4:2.6]
 set xtics ("15" 0, "16" 1, "31" 2.8, "32" 3.8, "42" 5.6, "43" 6.6, "85" 8.4, "86" 9.4, "128" 11.2, "255" 13, "256" 14, "341" 15.8, "342" 16.8) rotate by 90 right font ',9'
@@ -80,7 +80,7 @@ unset arrow
 unset label
 set tmargin at screen 0.246667
 set bmargin at screen 0.157778
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 8 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
 set xrange [-0.8:23.8]
 set yrange [0.4:2.6]
 set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23) rotate by 90 right font ',9'
@@ -124,7 +124,7 @@ unset arrow
 unset label
 set tmargin at screen 0.913333
 set bmargin at screen 0.824444
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 28 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 experts=128 group_size=64 rows=768 top_k=8)   + 22 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.923333 left font ',11'
 set xrange [-0.8:43.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "5" 2, "6" 3, "7" 4, "8" 5, "10" 6, "11" 7, "15" 8, "16" 9, "31" 10.8, "32" 11.8, "42" 13.6, "43" 14.6, "85" 16.4, "86" 17.4, "255" 19.2, "256" 20.2, "511" 22, "512" 23, "682" 24.8, "683" 25.8, "1365" 27.6, "1366" 28.6, "2730" 30.4, "2731" 31.4, "4095" 33.2, "4096" 34.2, "8190" 36, "8191" 37, "8192" 38, "8193" 39, "8194" 40, "21845" 41.8, "21846" 42.8) rotate by 90 right font ',9'
@@ -150,7 +150,7 @@ unset arrow
 unset label
 set tmargin at screen 0.58
 set bmargin at screen 0.491111
-set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
+set label 1 'experts   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 rows=768 tokens=16 top_k=8)   + 5 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.59 left font ',11'
 set xrange [-0.8:17.6]
 set yrange [0.4:2.6]
 set xtics ("15" 0, "16" 1, "31" 2.8, "32" 3.8, "42" 5.6, "43" 6.6, "85" 8.4, "86" 9.4, "128" 11.2, "255" 13, "256" 14, "341" 15.8, "342" 16.8) rotate by 90 right font ',9'
@@ -174,7 +174,7 @@ unset arrow
 unset label
 set tmargin at screen 0.246667
 set bmargin at screen 0.157778
-set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
+set label 1 'cols   (other axes: bits=4 dtype=bf16 experts=128 group_size=64 rows=768 tokens=16 top_k=8)   + 8 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.256667 left font ',11'
 set xrange [-0.8:23.8]
 set yrange [0.4:2.6]
 set xtics ("64" 0, "128" 1.8, "192" 3.6, "256" 5.4, "448" 7.2, "512" 9, "1344" 10.8, "1408" 11.8, "1984" 13.6, "2048" 14.6, "4032" 16.4, "4096" 17.4, "8128" 19.2, "8192" 20.2, "10880" 22, "10944" 23) rotate by 90 right font ',9'

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -22,9 +22,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:2.2878e+06]
-set xrange [-0.6:28.6]
-set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=64,rows=128,top_k=1)' 1, '1 (cols=7168,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=4096,rows=128,top_k=2)' 4, '2 (cols=64,rows=128,top_k=2)' 5, '4 (cols=2880,rows=128,top_k=4)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=2816,rows=128,top_k=8)' 10, '8 (cols=4096,rows=128,top_k=8)' 11, '8 (cols=4096,rows=28672,top_k=2)' 12, '8 (cols=64,rows=128,top_k=8)' 13, '8 (cols=64,rows=4096,top_k=8)' 14, '8 (cols=64,rows=768,top_k=8)' 15, '8 (cols=7168,rows=128,top_k=8)' 16, '128 (cols=1536,rows=4096,top_k=8)' 17, '128 (cols=2048,rows=1536,top_k=8)' 18, '128 (cols=2816,rows=1408,top_k=8)' 19, '128 (cols=4096,rows=3072,top_k=8)' 20, '128 (cols=4096,rows=768,top_k=8)' 21, '128 (cols=64,rows=128,top_k=8)' 22, '128 (cols=704,rows=2816,top_k=8)' 23, '128 (cols=768,rows=2048,top_k=8)' 24, '256 (cols=2048,rows=7168,top_k=8)' 25, '256 (cols=7168,rows=4096,top_k=8)' 26, '384 (cols=2048,rows=7168,top_k=8)' 27, '384 (cols=7168,rows=4096,top_k=8)' 28) rotate by 20 right font ',10'
+set yrange [0.666667:2.2878e+06]
+set xrange [-0.6:22.6]
+set xtics ('2 (cols=14336,rows=128,top_k=2)' 0, '4 (cols=2880,rows=128,top_k=4)' 1, '4 (cols=64,rows=128,top_k=4)' 2, '4 (cols=64,rows=5760,top_k=4)' 3, '8 (cols=14336,rows=4096,top_k=2)' 4, '8 (cols=2816,rows=128,top_k=8)' 5, '8 (cols=4096,rows=128,top_k=8)' 6, '8 (cols=4096,rows=28672,top_k=2)' 7, '8 (cols=64,rows=128,top_k=8)' 8, '8 (cols=64,rows=4096,top_k=8)' 9, '8 (cols=64,rows=768,top_k=8)' 10, '8 (cols=7168,rows=128,top_k=8)' 11, '128 (cols=2048,rows=1536,top_k=8)' 12, '128 (cols=2816,rows=1408,top_k=8)' 13, '128 (cols=4096,rows=3072,top_k=8)' 14, '128 (cols=4096,rows=768,top_k=8)' 15, '128 (cols=64,rows=128,top_k=8)' 16, '128 (cols=704,rows=2816,top_k=8)' 17, '128 (cols=768,rows=2048,top_k=8)' 18, '256 (cols=2048,rows=7168,top_k=8)' 19, '256 (cols=7168,rows=4096,top_k=8)' 20, '384 (cols=2048,rows=7168,top_k=8)' 21, '384 (cols=7168,rows=4096,top_k=8)' 22) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -47,9 +47,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each exper
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:2.2878e+06]
-set xrange [-0.6:28.6]
-set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=64,rows=128,top_k=1)' 1, '1 (cols=7168,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=4096,rows=128,top_k=2)' 4, '2 (cols=64,rows=128,top_k=2)' 5, '4 (cols=2880,rows=128,top_k=4)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=2816,rows=128,top_k=8)' 10, '8 (cols=4096,rows=128,top_k=8)' 11, '8 (cols=4096,rows=28672,top_k=2)' 12, '8 (cols=64,rows=128,top_k=8)' 13, '8 (cols=64,rows=4096,top_k=8)' 14, '8 (cols=64,rows=768,top_k=8)' 15, '8 (cols=7168,rows=128,top_k=8)' 16, '128 (cols=1536,rows=4096,top_k=8)' 17, '128 (cols=2048,rows=1536,top_k=8)' 18, '128 (cols=2816,rows=1408,top_k=8)' 19, '128 (cols=4096,rows=3072,top_k=8)' 20, '128 (cols=4096,rows=768,top_k=8)' 21, '128 (cols=64,rows=128,top_k=8)' 22, '128 (cols=704,rows=2816,top_k=8)' 23, '128 (cols=768,rows=2048,top_k=8)' 24, '256 (cols=2048,rows=7168,top_k=8)' 25, '256 (cols=7168,rows=4096,top_k=8)' 26, '384 (cols=2048,rows=7168,top_k=8)' 27, '384 (cols=7168,rows=4096,top_k=8)' 28) rotate by 20 right font ',10'
+set yrange [0.666667:2.2878e+06]
+set xrange [-0.6:22.6]
+set xtics ('2 (cols=14336,rows=128,top_k=2)' 0, '4 (cols=2880,rows=128,top_k=4)' 1, '4 (cols=64,rows=128,top_k=4)' 2, '4 (cols=64,rows=5760,top_k=4)' 3, '8 (cols=14336,rows=4096,top_k=2)' 4, '8 (cols=2816,rows=128,top_k=8)' 5, '8 (cols=4096,rows=128,top_k=8)' 6, '8 (cols=4096,rows=28672,top_k=2)' 7, '8 (cols=64,rows=128,top_k=8)' 8, '8 (cols=64,rows=4096,top_k=8)' 9, '8 (cols=64,rows=768,top_k=8)' 10, '8 (cols=7168,rows=128,top_k=8)' 11, '128 (cols=2048,rows=1536,top_k=8)' 12, '128 (cols=2816,rows=1408,top_k=8)' 13, '128 (cols=4096,rows=3072,top_k=8)' 14, '128 (cols=4096,rows=768,top_k=8)' 15, '128 (cols=64,rows=128,top_k=8)' 16, '128 (cols=704,rows=2816,top_k=8)' 17, '128 (cols=768,rows=2048,top_k=8)' 18, '256 (cols=2048,rows=7168,top_k=8)' 19, '256 (cols=7168,rows=4096,top_k=8)' 20, '384 (cols=2048,rows=7168,top_k=8)' 21, '384 (cols=7168,rows=4096,top_k=8)' 22) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -22,9 +22,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each top_k
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:2.2878e+06]
-set xrange [-0.6:28.6]
-set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=64,experts=1,rows=128)' 1, '1 (cols=7168,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=2,rows=128)' 5, '2 (cols=4096,experts=8,rows=28672)' 6, '2 (cols=64,experts=2,rows=128)' 7, '4 (cols=2880,experts=4,rows=128)' 8, '4 (cols=64,experts=4,rows=128)' 9, '4 (cols=64,experts=4,rows=5760)' 10, '8 (cols=1536,experts=128,rows=4096)' 11, '8 (cols=2048,experts=128,rows=1536)' 12, '8 (cols=2048,experts=256,rows=7168)' 13, '8 (cols=2048,experts=384,rows=7168)' 14, '8 (cols=2816,experts=128,rows=1408)' 15, '8 (cols=2816,experts=8,rows=128)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=4096)' 22, '8 (cols=64,experts=8,rows=768)' 23, '8 (cols=704,experts=128,rows=2816)' 24, '8 (cols=7168,experts=256,rows=4096)' 25, '8 (cols=7168,experts=384,rows=4096)' 26, '8 (cols=7168,experts=8,rows=128)' 27, '8 (cols=768,experts=128,rows=2048)' 28) rotate by 20 right font ',10'
+set yrange [0.666667:2.2878e+06]
+set xrange [-0.6:22.6]
+set xtics ('2 (cols=14336,experts=2,rows=128)' 0, '2 (cols=14336,experts=8,rows=4096)' 1, '2 (cols=4096,experts=8,rows=28672)' 2, '4 (cols=2880,experts=4,rows=128)' 3, '4 (cols=64,experts=4,rows=128)' 4, '4 (cols=64,experts=4,rows=5760)' 5, '8 (cols=2048,experts=128,rows=1536)' 6, '8 (cols=2048,experts=256,rows=7168)' 7, '8 (cols=2048,experts=384,rows=7168)' 8, '8 (cols=2816,experts=128,rows=1408)' 9, '8 (cols=2816,experts=8,rows=128)' 10, '8 (cols=4096,experts=128,rows=3072)' 11, '8 (cols=4096,experts=128,rows=768)' 12, '8 (cols=4096,experts=8,rows=128)' 13, '8 (cols=64,experts=128,rows=128)' 14, '8 (cols=64,experts=8,rows=128)' 15, '8 (cols=64,experts=8,rows=4096)' 16, '8 (cols=64,experts=8,rows=768)' 17, '8 (cols=704,experts=128,rows=2816)' 18, '8 (cols=7168,experts=256,rows=4096)' 19, '8 (cols=7168,experts=384,rows=4096)' 20, '8 (cols=7168,experts=8,rows=128)' 21, '8 (cols=768,experts=128,rows=2048)' 22) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -47,9 +47,9 @@ set title 'affine.gather_qmm on NVIDIA H200: first failing tokens for each top_k
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [5.33333:2.2878e+06]
-set xrange [-0.6:28.6]
-set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=64,experts=1,rows=128)' 1, '1 (cols=7168,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=2,rows=128)' 5, '2 (cols=4096,experts=8,rows=28672)' 6, '2 (cols=64,experts=2,rows=128)' 7, '4 (cols=2880,experts=4,rows=128)' 8, '4 (cols=64,experts=4,rows=128)' 9, '4 (cols=64,experts=4,rows=5760)' 10, '8 (cols=1536,experts=128,rows=4096)' 11, '8 (cols=2048,experts=128,rows=1536)' 12, '8 (cols=2048,experts=256,rows=7168)' 13, '8 (cols=2048,experts=384,rows=7168)' 14, '8 (cols=2816,experts=128,rows=1408)' 15, '8 (cols=2816,experts=8,rows=128)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=4096)' 22, '8 (cols=64,experts=8,rows=768)' 23, '8 (cols=704,experts=128,rows=2816)' 24, '8 (cols=7168,experts=256,rows=4096)' 25, '8 (cols=7168,experts=384,rows=4096)' 26, '8 (cols=7168,experts=8,rows=128)' 27, '8 (cols=768,experts=128,rows=2048)' 28) rotate by 20 right font ',10'
+set yrange [0.666667:2.2878e+06]
+set xrange [-0.6:22.6]
+set xtics ('2 (cols=14336,experts=2,rows=128)' 0, '2 (cols=14336,experts=8,rows=4096)' 1, '2 (cols=4096,experts=8,rows=28672)' 2, '4 (cols=2880,experts=4,rows=128)' 3, '4 (cols=64,experts=4,rows=128)' 4, '4 (cols=64,experts=4,rows=5760)' 5, '8 (cols=2048,experts=128,rows=1536)' 6, '8 (cols=2048,experts=256,rows=7168)' 7, '8 (cols=2048,experts=384,rows=7168)' 8, '8 (cols=2816,experts=128,rows=1408)' 9, '8 (cols=2816,experts=8,rows=128)' 10, '8 (cols=4096,experts=128,rows=3072)' 11, '8 (cols=4096,experts=128,rows=768)' 12, '8 (cols=4096,experts=8,rows=128)' 13, '8 (cols=64,experts=128,rows=128)' 14, '8 (cols=64,experts=8,rows=128)' 15, '8 (cols=64,experts=8,rows=4096)' 16, '8 (cols=64,experts=8,rows=768)' 17, '8 (cols=704,experts=128,rows=2816)' 18, '8 (cols=7168,experts=256,rows=4096)' 19, '8 (cols=7168,experts=384,rows=4096)' 20, '8 (cols=7168,experts=8,rows=128)' 21, '8 (cols=768,experts=128,rows=2048)' 22) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.892265
 set bmargin at screen 0.743094
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
 set xrange [-0.8:32.8]
 set yrange [0.4:3.6]
 set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "67108" 22.6, "67109" 23.6, "134217" 25.4, "134218" 26.4, "134226" 27.4, "201327" 29.2, "268435" 31, "268436" 32) rotate by 90 right font ',9'
@@ -44,7 +44,7 @@ unset arrow
 unset label
 set tmargin at screen 0.618785
 set bmargin at screen 0.469613
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:3.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'
@@ -100,7 +100,7 @@ unset arrow
 unset label
 set tmargin at screen 0.892265
 set bmargin at screen 0.743094
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904696 left font ',11'
 set xrange [-0.8:32.8]
 set yrange [0.4:3.6]
 set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "67108" 22.6, "67109" 23.6, "134217" 25.4, "134218" 26.4, "134226" 27.4, "201327" 29.2, "268435" 31, "268436" 32) rotate by 90 right font ',9'
@@ -114,7 +114,7 @@ unset arrow
 unset label
 set tmargin at screen 0.618785
 set bmargin at screen 0.469613
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.631215 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:3.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "10880" 17.2, "11008" 18.2, "32000" 20, "32640" 21, "32768" 22, "65408" 23.8, "65536" 24.8, "128256" 26.6, "151936" 28.4, "262016" 30.2, "262144" 31.2) rotate by 90 right font ',9'

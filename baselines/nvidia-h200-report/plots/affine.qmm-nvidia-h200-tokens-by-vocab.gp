@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -22,9 +22,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [682.667:3.14573e+06]
-set xrange [-0.6:18.6]
-set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '128 (cols=8192)' 2, '32000 (cols=4096)' 3, '32000 (cols=64)' 4, '128256 (cols=4096)' 5, '128256 (cols=64)' 6, '128256 (cols=8192)' 7, '129280 (cols=64)' 8, '129280 (cols=7168)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '151936 (cols=64)' 12, '163840 (cols=64)' 13, '163840 (cols=7168)' 14, '201088 (cols=2880)' 15, '201088 (cols=64)' 16, '262144 (cols=2816)' 17, '262144 (cols=64)' 18) rotate by 20 right font ',10'
+set yrange [2730.67:3.14573e+06]
+set xrange [-0.6:17.6]
+set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '32000 (cols=4096)' 2, '32000 (cols=64)' 3, '128256 (cols=4096)' 4, '128256 (cols=64)' 5, '128256 (cols=8192)' 6, '129280 (cols=64)' 7, '129280 (cols=7168)' 8, '151936 (cols=2048)' 9, '151936 (cols=4096)' 10, '151936 (cols=64)' 11, '163840 (cols=64)' 12, '163840 (cols=7168)' 13, '201088 (cols=2880)' 14, '201088 (cols=64)' 15, '262144 (cols=2816)' 16, '262144 (cols=64)' 17) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -49,9 +49,9 @@ set title 'affine.qmm on NVIDIA H200: first failing tokens for each vocab' font 
 set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [682.667:3.14573e+06]
-set xrange [-0.6:18.6]
-set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '128 (cols=8192)' 2, '32000 (cols=4096)' 3, '32000 (cols=64)' 4, '128256 (cols=4096)' 5, '128256 (cols=64)' 6, '128256 (cols=8192)' 7, '129280 (cols=64)' 8, '129280 (cols=7168)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '151936 (cols=64)' 12, '163840 (cols=64)' 13, '163840 (cols=7168)' 14, '201088 (cols=2880)' 15, '201088 (cols=64)' 16, '262144 (cols=2816)' 17, '262144 (cols=64)' 18) rotate by 20 right font ',10'
+set yrange [2730.67:3.14573e+06]
+set xrange [-0.6:17.6]
+set xtics ('128 (cols=4096)' 0, '128 (cols=64)' 1, '32000 (cols=4096)' 2, '32000 (cols=64)' 3, '128256 (cols=4096)' 4, '128256 (cols=64)' 5, '128256 (cols=8192)' 6, '129280 (cols=64)' 7, '129280 (cols=7168)' 8, '151936 (cols=2048)' 9, '151936 (cols=4096)' 10, '151936 (cols=64)' 11, '163840 (cols=64)' 12, '163840 (cols=7168)' 13, '201088 (cols=2880)' 14, '201088 (cols=64)' 15, '262144 (cols=2816)' 16, '262144 (cols=64)' 17) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

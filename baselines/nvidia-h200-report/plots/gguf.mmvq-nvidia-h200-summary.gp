@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -42,7 +42,7 @@ unset arrow
 unset label
 set tmargin at screen 0.603834
 set bmargin at screen 0.476038
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
 set xrange [-0.8:37]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
@@ -54,7 +54,7 @@ unset arrow
 unset label
 set tmargin at screen 0.319489
 set bmargin at screen 0.191693
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
 set xrange [-0.8:32.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8) rotate by 90 right font ',9'
@@ -109,7 +109,7 @@ unset arrow
 unset label
 set tmargin at screen 0.603834
 set bmargin at screen 0.476038
-set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
+set label 1 'cols   (other axes: dtype=f32 nvecs=8 quant=q4_0 rows=1408)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.618211 left font ',11'
 set xrange [-0.8:37]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "224" 5.4, "256" 7.2, "2816" 9, "4064" 10.8, "4096" 11.8, "8160" 13.6, "8192" 14.6, "11904" 16.4, "11936" 17.4, "14336" 19.2, "14368" 20.2, "21152" 22, "21184" 23, "28672" 24.8, "28704" 25.8, "32736" 27.6, "32768" 28.6, "65024" 30.4, "65056" 31.4, "65504" 32.4, "65536" 33.4, "1048064" 35.2, "1048096" 36.2) rotate by 90 right font ',9'
@@ -121,7 +121,7 @@ unset arrow
 unset label
 set tmargin at screen 0.319489
 set bmargin at screen 0.191693
-set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 15 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
+set label 1 'nvecs   (other axes: cols=2816 dtype=f32 quant=q4_0 rows=1408)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.333866 left font ',11'
 set xrange [-0.8:32.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "8" 2.8, "11" 3.8, "12" 4.8, "23" 6.6, "24" 7.6, "37" 9.4, "38" 10.4, "46" 12.2, "47" 13.2, "75" 15, "76" 16, "255" 17.8, "256" 18.8, "372" 20.6, "373" 21.6, "5957" 23.4, "5958" 24.4, "11915" 26.2, "11916" 27.2, "19418" 29, "19419" 30, "32767" 31.8) rotate by 90 right font ',9'

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -22,9 +22,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.33333:6.29146e+06]
-set xrange [-0.6:25.6]
-set xtics ('1 (cols=2816,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 3, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 4, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 5, '2 (cols=32,experts=2,proj=down,rows=1)' 6, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 7, '4 (cols=32,experts=4,proj=down,rows=1)' 8, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 9, '8 (cols=2048,experts=8,proj=down,rows=1)' 10, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 11, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 12, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 13, '8 (cols=32,experts=8,proj=down,rows=1)' 14, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 15, '8 (cols=32,experts=8,proj=gate_up,rows=1024)' 16, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 17, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 18, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 19, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 20, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 21, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 22, '8 (cols=704,experts=8,proj=down,rows=1)' 23, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 24, '8 (cols=768,experts=8,proj=down,rows=1)' 25) rotate by 20 right font ',10'
+set yrange [10.6667:6.29146e+06]
+set xrange [-0.6:15.6]
+set xtics ('1 (cols=2816,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 2, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 3, '2 (cols=32,experts=2,proj=down,rows=1)' 4, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 5, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 6, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 7, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 8, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 9, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 10, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 12, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 13, '8 (cols=704,experts=8,proj=down,rows=1)' 14, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 15) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -55,9 +55,9 @@ set title 'gguf.moe_vec on NVIDIA H200: first failing tokens for each top_k' fon
 set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.33333:6.29146e+06]
-set xrange [-0.6:25.6]
-set xtics ('1 (cols=2816,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=2880,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 2, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 3, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 4, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 5, '2 (cols=32,experts=2,proj=down,rows=1)' 6, '2 (cols=32,experts=2,proj=gate_up,rows=1)' 7, '4 (cols=32,experts=4,proj=down,rows=1)' 8, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 9, '8 (cols=2048,experts=8,proj=down,rows=1)' 10, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 11, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 12, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 13, '8 (cols=32,experts=8,proj=down,rows=1)' 14, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 15, '8 (cols=32,experts=8,proj=gate_up,rows=1024)' 16, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 17, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 18, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 19, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 20, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 21, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 22, '8 (cols=704,experts=8,proj=down,rows=1)' 23, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 24, '8 (cols=768,experts=8,proj=down,rows=1)' 25) rotate by 20 right font ',10'
+set yrange [10.6667:6.29146e+06]
+set xrange [-0.6:15.6]
+set xtics ('1 (cols=2816,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=1,proj=gate_up,rows=1)' 1, '1 (cols=32,experts=1,proj=gate_up,rows=1408)' 2, '1 (cols=32,experts=128,proj=gate_up,rows=1)' 3, '2 (cols=32,experts=2,proj=down,rows=1)' 4, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 5, '8 (cols=2816,experts=8,proj=gate_up,rows=1)' 6, '8 (cols=32,experts=128,proj=gate_up,rows=1)' 7, '8 (cols=32,experts=8,proj=gate_up,rows=1)' 8, '8 (cols=32,experts=8,proj=gate_up,rows=1408)' 9, '8 (cols=32,experts=8,proj=gate_up,rows=1536)' 10, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=32767)' 12, '8 (cols=32,experts=8,proj=gate_up,rows=32768)' 13, '8 (cols=704,experts=8,proj=down,rows=1)' 14, '8 (cols=7168,experts=256,proj=gate_up,rows=4096)' 15) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

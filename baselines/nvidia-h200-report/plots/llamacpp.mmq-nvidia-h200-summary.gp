@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.896552
 set bmargin at screen 0.827586
-set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 39 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
+set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 31 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
 set xrange [-0.8:12.2]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "31" 4.8, "32" 5.8, "1023" 7.6, "1024" 8.6, "32767" 10.4, "32768" 11.4) rotate by 90 right font ',9'
@@ -42,7 +42,7 @@ unset arrow
 unset label
 set tmargin at screen 0.718833
 set bmargin at screen 0.649867
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -54,7 +54,7 @@ unset arrow
 unset label
 set tmargin at screen 0.572944
 set bmargin at screen 0.503979
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -66,7 +66,7 @@ unset arrow
 unset label
 set tmargin at screen 0.416446
 set bmargin at screen 0.34748
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
 set xrange [-0.8:25.4]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "15" 7.8, "16" 8.8, "17" 9.8, "31" 11.6, "32" 12.6, "63" 14.4, "64" 15.4, "127" 17.2, "128" 18.2, "255" 20, "256" 21, "2048" 22.8, "4096" 24.6) rotate by 90 right font ',9'
@@ -78,7 +78,7 @@ unset arrow
 unset label
 set tmargin at screen 0.249337
 set bmargin at screen 0.180371
-set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
+set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
 set xrange [-0.8:18.4]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "448" 1.8, "3584" 3.6, "8160" 5.4, "8192" 6.4, "32736" 8.2, "32768" 9.2, "65504" 11, "65536" 12, "130560" 13.8, "130592" 14.8, "1048544" 16.6, "1048576" 17.6) rotate by 90 right font ',9'
@@ -121,7 +121,7 @@ unset arrow
 unset label
 set tmargin at screen 0.896552
 set bmargin at screen 0.827586
-set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 39 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
+set label 1 'tokens   (other axes: cols=32 experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 top_k=8)   + 31 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.908488 left font ',11'
 set xrange [-0.8:12.2]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "31" 4.8, "32" 5.8, "1023" 7.6, "1024" 8.6, "32767" 10.4, "32768" 11.4) rotate by 90 right font ',9'
@@ -133,7 +133,7 @@ unset arrow
 unset label
 set tmargin at screen 0.718833
 set bmargin at screen 0.649867
-set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 11 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
+set label 1 'top_k   (other axes: cols=32 experts=16 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.730769 left font ',11'
 set xrange [-0.8:3.6]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "15" 1.8, "16" 2.8) rotate by 90 right font ',9'
@@ -145,7 +145,7 @@ unset arrow
 unset label
 set tmargin at screen 0.572944
 set bmargin at screen 0.503979
-set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
+set label 1 'experts   (other axes: cols=7168 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=512 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.584881 left font ',11'
 set xrange [-0.8:12]
 set yrange [0.4:1.6]
 set xtics ("9" 0, "10" 1, "15" 2.8, "16" 3.8, "31" 5.6, "32" 6.6, "63" 8.4, "64" 9.4, "256" 11.2) rotate by 90 right font ',9'
@@ -157,7 +157,7 @@ unset arrow
 unset label
 set tmargin at screen 0.416446
 set bmargin at screen 0.34748
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 20 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=512 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.428382 left font ',11'
 set xrange [-0.8:25.4]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "15" 7.8, "16" 8.8, "17" 9.8, "31" 11.6, "32" 12.6, "63" 14.4, "64" 15.4, "127" 17.2, "128" 18.2, "255" 20, "256" 21, "2048" 22.8, "4096" 24.6) rotate by 90 right font ',9'
@@ -169,7 +169,7 @@ unset arrow
 unset label
 set tmargin at screen 0.249337
 set bmargin at screen 0.180371
-set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 7 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
+set label 1 'cols   (other axes: experts=8 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=1 top_k=1)   + 6 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.261273 left font ',11'
 set xrange [-0.8:18.4]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "448" 1.8, "3584" 3.6, "8160" 5.4, "8192" 6.4, "32736" 8.2, "32768" 9.2, "65504" 11, "65536" 12, "130560" 13.8, "130592" 14.8, "1048544" 16.6, "1048576" 17.6) rotate by 90 right font ',9'

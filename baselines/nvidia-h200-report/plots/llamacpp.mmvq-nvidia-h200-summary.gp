@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.891667
 set bmargin at screen 0.819444
-set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
+set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 16 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
 set xrange [-0.8:8.8]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "7" 4, "8" 5, "9" 6, "10" 7, "11" 8) rotate by 90 right font ',9'
@@ -68,7 +68,7 @@ unset arrow
 unset label
 set tmargin at screen 0.433333
 set bmargin at screen 0.361111
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 14 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "16" 7.8, "17" 8.8, "31" 10.6, "32" 11.6, "62" 13.4, "63" 14.4, "64" 15.4, "126" 17.2, "127" 18.2, "128" 19.2, "255" 21, "256" 22, "510" 23.8, "511" 24.8, "1023" 26.6, "1024" 27.6, "2048" 29.4, "4096" 31.2) rotate by 90 right font ',9'
@@ -80,7 +80,7 @@ unset arrow
 unset label
 set tmargin at screen 0.258333
 set bmargin at screen 0.186111
-set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
+set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
 set xrange [-0.8:11.6]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "224" 7.2, "256" 9, "7168" 10.8) rotate by 90 right font ',9'
@@ -124,7 +124,7 @@ unset arrow
 unset label
 set tmargin at screen 0.891667
 set bmargin at screen 0.819444
-set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
+set label 1 'tokens   (other axes: cols=2048 experts=128 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=1536 top_k=8)   + 16 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.904167 left font ',11'
 set xrange [-0.8:8.8]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "2" 1, "3" 2, "4" 3, "7" 4, "8" 5, "9" 6, "10" 7, "11" 8) rotate by 90 right font ',9'
@@ -162,7 +162,7 @@ unset arrow
 unset label
 set tmargin at screen 0.433333
 set bmargin at screen 0.361111
-set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 14 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
+set label 1 'rows   (other axes: cols=7168 experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk tokens=4 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445833 left font ',11'
 set xrange [-0.8:32]
 set yrange [0.4:1.6]
 set xtics ("1" 0, "4" 1, "5" 2, "7" 3, "8" 4, "9" 5, "10" 6, "16" 7.8, "17" 8.8, "31" 10.6, "32" 11.6, "62" 13.4, "63" 14.4, "64" 15.4, "126" 17.2, "127" 18.2, "128" 19.2, "255" 21, "256" 22, "510" 23.8, "511" 24.8, "1023" 26.6, "1024" 27.6, "2048" 29.4, "4096" 31.2) rotate by 90 right font ',9'
@@ -174,7 +174,7 @@ unset arrow
 unset label
 set tmargin at screen 0.258333
 set bmargin at screen 0.186111
-set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 13 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
+set label 1 'cols   (other axes: experts=256 op=mul_mat_id proj=gate_up quant=q4_0 routing=topk rows=2048 tokens=4 top_k=8)   + 12 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.270833 left font ',11'
 set xrange [-0.8:11.6]
 set yrange [0.4:1.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "224" 7.2, "256" 9, "7168" 10.8) rotate by 90 right font ',9'

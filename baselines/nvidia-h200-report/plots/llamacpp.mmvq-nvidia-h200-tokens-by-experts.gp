@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -23,8 +23,8 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.666667:27]
-set xrange [-0.6:17.6]
-set xtics ('1 (cols=32,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 3, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 4, '8 (cols=2048,proj=down,rows=1,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 6, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 7, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 8, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 9, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 10, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 11, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 12, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 13, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 14, '128 (cols=704,proj=down,rows=2816,top_k=8)' 15, '128 (cols=768,proj=down,rows=2048,top_k=8)' 16, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 17) rotate by 20 right font ',10'
+set xrange [-0.6:16.6]
+set xtics ('1 (cols=32,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 3, '8 (cols=2048,proj=down,rows=1,top_k=8)' 4, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 6, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 7, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 8, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 9, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 10, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 11, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 12, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 13, '128 (cols=704,proj=down,rows=2816,top_k=8)' 14, '128 (cols=768,proj=down,rows=2048,top_k=8)' 15, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 16) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -46,8 +46,8 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.666667:27]
-set xrange [-0.6:17.6]
-set xtics ('1 (cols=32,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 3, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 4, '8 (cols=2048,proj=down,rows=1,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 6, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 7, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 8, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 9, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 10, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 11, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 12, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 13, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 14, '128 (cols=704,proj=down,rows=2816,top_k=8)' 15, '128 (cols=768,proj=down,rows=2048,top_k=8)' 16, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 17) rotate by 20 right font ',10'
+set xrange [-0.6:16.6]
+set xtics ('1 (cols=32,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=3584,proj=gate_up,rows=2048,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '8 (cols=14336,proj=down,rows=4096,top_k=2)' 3, '8 (cols=2048,proj=down,rows=1,top_k=8)' 4, '8 (cols=32,proj=gate_up,rows=2048,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 6, '8 (cols=3584,proj=gate_up,rows=4096,top_k=8)' 7, '8 (cols=4096,proj=gate_up,rows=28672,top_k=2)' 8, '128 (cols=1536,proj=down,rows=4096,top_k=8)' 9, '128 (cols=2048,proj=gate_up,rows=1536,top_k=8)' 10, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 11, '128 (cols=2880,proj=down,rows=2880,top_k=4)' 12, '128 (cols=4096,proj=gate_up,rows=3072,top_k=8)' 13, '128 (cols=704,proj=down,rows=2816,top_k=8)' 14, '128 (cols=768,proj=down,rows=2048,top_k=8)' 15, '256 (cols=32,proj=gate_up,rows=1,top_k=1)' 16) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

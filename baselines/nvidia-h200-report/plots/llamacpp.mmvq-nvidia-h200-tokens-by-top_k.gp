@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -23,8 +23,8 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.666667:27]
-set xrange [-0.6:17.6]
-set xtics ('1 (cols=32,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 1, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 2, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 3, '2 (cols=14336,experts=8,proj=down,rows=4096)' 4, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 5, '4 (cols=2880,experts=128,proj=down,rows=2880)' 6, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 7, '8 (cols=1536,experts=128,proj=down,rows=4096)' 8, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 9, '8 (cols=2048,experts=8,proj=down,rows=1)' 10, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 12, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 13, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 14, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 15, '8 (cols=704,experts=128,proj=down,rows=2816)' 16, '8 (cols=768,experts=128,proj=down,rows=2048)' 17) rotate by 20 right font ',10'
+set xrange [-0.6:16.6]
+set xtics ('1 (cols=32,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 1, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 2, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 3, '2 (cols=14336,experts=8,proj=down,rows=4096)' 4, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 5, '4 (cols=2880,experts=128,proj=down,rows=2880)' 6, '8 (cols=1536,experts=128,proj=down,rows=4096)' 7, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 8, '8 (cols=2048,experts=8,proj=down,rows=1)' 9, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 10, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 12, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 13, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 14, '8 (cols=704,experts=128,proj=down,rows=2816)' 15, '8 (cols=768,experts=128,proj=down,rows=2048)' 16) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -46,8 +46,8 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.666667:27]
-set xrange [-0.6:17.6]
-set xtics ('1 (cols=32,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 1, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 2, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 3, '2 (cols=14336,experts=8,proj=down,rows=4096)' 4, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 5, '4 (cols=2880,experts=128,proj=down,rows=2880)' 6, '4 (cols=32,experts=4,proj=gate_up,rows=5760)' 7, '8 (cols=1536,experts=128,proj=down,rows=4096)' 8, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 9, '8 (cols=2048,experts=8,proj=down,rows=1)' 10, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 12, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 13, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 14, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 15, '8 (cols=704,experts=128,proj=down,rows=2816)' 16, '8 (cols=768,experts=128,proj=down,rows=2048)' 17) rotate by 20 right font ',10'
+set xrange [-0.6:16.6]
+set xtics ('1 (cols=32,experts=1,proj=gate_up,rows=1)' 0, '1 (cols=32,experts=256,proj=gate_up,rows=1)' 1, '1 (cols=3584,experts=1,proj=gate_up,rows=2048)' 2, '1 (cols=7168,experts=1,proj=gate_up,rows=1)' 3, '2 (cols=14336,experts=8,proj=down,rows=4096)' 4, '2 (cols=4096,experts=8,proj=gate_up,rows=28672)' 5, '4 (cols=2880,experts=128,proj=down,rows=2880)' 6, '8 (cols=1536,experts=128,proj=down,rows=4096)' 7, '8 (cols=2048,experts=128,proj=gate_up,rows=1536)' 8, '8 (cols=2048,experts=8,proj=down,rows=1)' 9, '8 (cols=2816,experts=128,proj=gate_up,rows=1408)' 10, '8 (cols=32,experts=8,proj=gate_up,rows=2048)' 11, '8 (cols=32,experts=8,proj=gate_up,rows=4096)' 12, '8 (cols=3584,experts=8,proj=gate_up,rows=4096)' 13, '8 (cols=4096,experts=128,proj=gate_up,rows=3072)' 14, '8 (cols=704,experts=128,proj=down,rows=2816)' 15, '8 (cols=768,experts=128,proj=down,rows=2048)' 16) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -23,8 +23,8 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:26.6]
-set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=4096,rows=128,top_k=1)' 1, '1 (cols=64,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=64,rows=128,top_k=2)' 4, '2 (cols=64,rows=28672,top_k=2)' 5, '2 (cols=64,rows=4096,top_k=2)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=4096,rows=128,top_k=8)' 10, '8 (cols=4096,rows=28672,top_k=2)' 11, '8 (cols=64,rows=128,top_k=8)' 12, '8 (cols=64,rows=768,top_k=8)' 13, '128 (cols=1536,rows=4096,top_k=8)' 14, '128 (cols=2048,rows=1536,top_k=8)' 15, '128 (cols=2816,rows=1408,top_k=8)' 16, '128 (cols=2880,rows=5760,top_k=4)' 17, '128 (cols=4096,rows=3072,top_k=8)' 18, '128 (cols=4096,rows=768,top_k=8)' 19, '128 (cols=64,rows=128,top_k=8)' 20, '128 (cols=704,rows=2816,top_k=8)' 21, '128 (cols=768,rows=2048,top_k=8)' 22, '256 (cols=2048,rows=7168,top_k=8)' 23, '256 (cols=7168,rows=4096,top_k=8)' 24, '384 (cols=2048,rows=7168,top_k=8)' 25, '384 (cols=7168,rows=4096,top_k=8)' 26) rotate by 20 right font ',10'
+set xrange [-0.6:20.6]
+set xtics ('2 (cols=64,rows=4096,top_k=2)' 0, '4 (cols=64,rows=128,top_k=4)' 1, '4 (cols=64,rows=5760,top_k=4)' 2, '8 (cols=14336,rows=4096,top_k=2)' 3, '8 (cols=4096,rows=128,top_k=8)' 4, '8 (cols=4096,rows=28672,top_k=2)' 5, '8 (cols=64,rows=128,top_k=8)' 6, '8 (cols=64,rows=768,top_k=8)' 7, '128 (cols=1536,rows=4096,top_k=8)' 8, '128 (cols=2048,rows=1536,top_k=8)' 9, '128 (cols=2816,rows=1408,top_k=8)' 10, '128 (cols=2880,rows=5760,top_k=4)' 11, '128 (cols=4096,rows=3072,top_k=8)' 12, '128 (cols=4096,rows=768,top_k=8)' 13, '128 (cols=64,rows=128,top_k=8)' 14, '128 (cols=704,rows=2816,top_k=8)' 15, '128 (cols=768,rows=2048,top_k=8)' 16, '256 (cols=2048,rows=7168,top_k=8)' 17, '256 (cols=7168,rows=4096,top_k=8)' 18, '384 (cols=2048,rows=7168,top_k=8)' 19, '384 (cols=7168,rows=4096,top_k=8)' 20) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -52,8 +52,8 @@ set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:26.6]
-set xtics ('1 (cols=2048,rows=128,top_k=1)' 0, '1 (cols=4096,rows=128,top_k=1)' 1, '1 (cols=64,rows=128,top_k=1)' 2, '2 (cols=14336,rows=128,top_k=2)' 3, '2 (cols=64,rows=128,top_k=2)' 4, '2 (cols=64,rows=28672,top_k=2)' 5, '2 (cols=64,rows=4096,top_k=2)' 6, '4 (cols=64,rows=128,top_k=4)' 7, '4 (cols=64,rows=5760,top_k=4)' 8, '8 (cols=14336,rows=4096,top_k=2)' 9, '8 (cols=4096,rows=128,top_k=8)' 10, '8 (cols=4096,rows=28672,top_k=2)' 11, '8 (cols=64,rows=128,top_k=8)' 12, '8 (cols=64,rows=768,top_k=8)' 13, '128 (cols=1536,rows=4096,top_k=8)' 14, '128 (cols=2048,rows=1536,top_k=8)' 15, '128 (cols=2816,rows=1408,top_k=8)' 16, '128 (cols=2880,rows=5760,top_k=4)' 17, '128 (cols=4096,rows=3072,top_k=8)' 18, '128 (cols=4096,rows=768,top_k=8)' 19, '128 (cols=64,rows=128,top_k=8)' 20, '128 (cols=704,rows=2816,top_k=8)' 21, '128 (cols=768,rows=2048,top_k=8)' 22, '256 (cols=2048,rows=7168,top_k=8)' 23, '256 (cols=7168,rows=4096,top_k=8)' 24, '384 (cols=2048,rows=7168,top_k=8)' 25, '384 (cols=7168,rows=4096,top_k=8)' 26) rotate by 20 right font ',10'
+set xrange [-0.6:20.6]
+set xtics ('2 (cols=64,rows=4096,top_k=2)' 0, '4 (cols=64,rows=128,top_k=4)' 1, '4 (cols=64,rows=5760,top_k=4)' 2, '8 (cols=14336,rows=4096,top_k=2)' 3, '8 (cols=4096,rows=128,top_k=8)' 4, '8 (cols=4096,rows=28672,top_k=2)' 5, '8 (cols=64,rows=128,top_k=8)' 6, '8 (cols=64,rows=768,top_k=8)' 7, '128 (cols=1536,rows=4096,top_k=8)' 8, '128 (cols=2048,rows=1536,top_k=8)' 9, '128 (cols=2816,rows=1408,top_k=8)' 10, '128 (cols=2880,rows=5760,top_k=4)' 11, '128 (cols=4096,rows=3072,top_k=8)' 12, '128 (cols=4096,rows=768,top_k=8)' 13, '128 (cols=64,rows=128,top_k=8)' 14, '128 (cols=704,rows=2816,top_k=8)' 15, '128 (cols=768,rows=2048,top_k=8)' 16, '256 (cols=2048,rows=7168,top_k=8)' 17, '256 (cols=7168,rows=4096,top_k=8)' 18, '384 (cols=2048,rows=7168,top_k=8)' 19, '384 (cols=7168,rows=4096,top_k=8)' 20) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

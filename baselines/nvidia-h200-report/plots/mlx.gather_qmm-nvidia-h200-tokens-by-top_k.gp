@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -23,8 +23,8 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:26.6]
-set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=4096,experts=1,rows=128)' 1, '1 (cols=64,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=8,rows=28672)' 5, '2 (cols=64,experts=2,rows=128)' 6, '2 (cols=64,experts=2,rows=28672)' 7, '2 (cols=64,experts=2,rows=4096)' 8, '4 (cols=2880,experts=128,rows=5760)' 9, '4 (cols=64,experts=4,rows=128)' 10, '4 (cols=64,experts=4,rows=5760)' 11, '8 (cols=1536,experts=128,rows=4096)' 12, '8 (cols=2048,experts=128,rows=1536)' 13, '8 (cols=2048,experts=256,rows=7168)' 14, '8 (cols=2048,experts=384,rows=7168)' 15, '8 (cols=2816,experts=128,rows=1408)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=768)' 22, '8 (cols=704,experts=128,rows=2816)' 23, '8 (cols=7168,experts=256,rows=4096)' 24, '8 (cols=7168,experts=384,rows=4096)' 25, '8 (cols=768,experts=128,rows=2048)' 26) rotate by 20 right font ',10'
+set xrange [-0.6:20.6]
+set xtics ('2 (cols=14336,experts=8,rows=4096)' 0, '2 (cols=4096,experts=8,rows=28672)' 1, '2 (cols=64,experts=2,rows=4096)' 2, '4 (cols=2880,experts=128,rows=5760)' 3, '4 (cols=64,experts=4,rows=128)' 4, '4 (cols=64,experts=4,rows=5760)' 5, '8 (cols=1536,experts=128,rows=4096)' 6, '8 (cols=2048,experts=128,rows=1536)' 7, '8 (cols=2048,experts=256,rows=7168)' 8, '8 (cols=2048,experts=384,rows=7168)' 9, '8 (cols=2816,experts=128,rows=1408)' 10, '8 (cols=4096,experts=128,rows=3072)' 11, '8 (cols=4096,experts=128,rows=768)' 12, '8 (cols=4096,experts=8,rows=128)' 13, '8 (cols=64,experts=128,rows=128)' 14, '8 (cols=64,experts=8,rows=128)' 15, '8 (cols=64,experts=8,rows=768)' 16, '8 (cols=704,experts=128,rows=2816)' 17, '8 (cols=7168,experts=256,rows=4096)' 18, '8 (cols=7168,experts=384,rows=4096)' 19, '8 (cols=768,experts=128,rows=2048)' 20) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -52,8 +52,8 @@ set xlabel 'top_k'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [0.5:3.14573e+06]
-set xrange [-0.6:26.6]
-set xtics ('1 (cols=2048,experts=1,rows=128)' 0, '1 (cols=4096,experts=1,rows=128)' 1, '1 (cols=64,experts=1,rows=128)' 2, '2 (cols=14336,experts=2,rows=128)' 3, '2 (cols=14336,experts=8,rows=4096)' 4, '2 (cols=4096,experts=8,rows=28672)' 5, '2 (cols=64,experts=2,rows=128)' 6, '2 (cols=64,experts=2,rows=28672)' 7, '2 (cols=64,experts=2,rows=4096)' 8, '4 (cols=2880,experts=128,rows=5760)' 9, '4 (cols=64,experts=4,rows=128)' 10, '4 (cols=64,experts=4,rows=5760)' 11, '8 (cols=1536,experts=128,rows=4096)' 12, '8 (cols=2048,experts=128,rows=1536)' 13, '8 (cols=2048,experts=256,rows=7168)' 14, '8 (cols=2048,experts=384,rows=7168)' 15, '8 (cols=2816,experts=128,rows=1408)' 16, '8 (cols=4096,experts=128,rows=3072)' 17, '8 (cols=4096,experts=128,rows=768)' 18, '8 (cols=4096,experts=8,rows=128)' 19, '8 (cols=64,experts=128,rows=128)' 20, '8 (cols=64,experts=8,rows=128)' 21, '8 (cols=64,experts=8,rows=768)' 22, '8 (cols=704,experts=128,rows=2816)' 23, '8 (cols=7168,experts=256,rows=4096)' 24, '8 (cols=7168,experts=384,rows=4096)' 25, '8 (cols=768,experts=128,rows=2048)' 26) rotate by 20 right font ',10'
+set xrange [-0.6:20.6]
+set xtics ('2 (cols=14336,experts=8,rows=4096)' 0, '2 (cols=4096,experts=8,rows=28672)' 1, '2 (cols=64,experts=2,rows=4096)' 2, '4 (cols=2880,experts=128,rows=5760)' 3, '4 (cols=64,experts=4,rows=128)' 4, '4 (cols=64,experts=4,rows=5760)' 5, '8 (cols=1536,experts=128,rows=4096)' 6, '8 (cols=2048,experts=128,rows=1536)' 7, '8 (cols=2048,experts=256,rows=7168)' 8, '8 (cols=2048,experts=384,rows=7168)' 9, '8 (cols=2816,experts=128,rows=1408)' 10, '8 (cols=4096,experts=128,rows=3072)' 11, '8 (cols=4096,experts=128,rows=768)' 12, '8 (cols=4096,experts=8,rows=128)' 13, '8 (cols=64,experts=128,rows=128)' 14, '8 (cols=64,experts=8,rows=128)' 15, '8 (cols=64,experts=8,rows=768)' 16, '8 (cols=704,experts=128,rows=2816)' 17, '8 (cols=7168,experts=256,rows=4096)' 18, '8 (cols=7168,experts=384,rows=4096)' 19, '8 (cols=768,experts=128,rows=2048)' 20) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

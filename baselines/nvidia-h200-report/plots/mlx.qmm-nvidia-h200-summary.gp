@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.878125
 set bmargin at screen 0.753125
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
 set xrange [-0.8:23.4]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "134226" 22.6) rotate by 90 right font ',9'
@@ -44,7 +44,7 @@ unset arrow
 unset label
 set tmargin at screen 0.6125
 set bmargin at screen 0.4875
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
 set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'
@@ -100,7 +100,7 @@ unset arrow
 unset label
 set tmargin at screen 0.878125
 set bmargin at screen 0.753125
-set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 18 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
+set label 1 'tokens   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 vocab=32000)   + 17 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.892188 left font ',11'
 set xrange [-0.8:23.4]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "7" 3, "8" 4, "15" 5.8, "16" 6.8, "64" 8.6, "65" 9.6, "128" 11.4, "129" 12.4, "255" 14.2, "256" 15.2, "524" 17, "525" 18, "4095" 19.8, "4096" 20.8, "134226" 22.6) rotate by 90 right font ',9'
@@ -114,7 +114,7 @@ unset arrow
 unset label
 set tmargin at screen 0.6125
 set bmargin at screen 0.4875
-set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 4 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
+set label 1 'vocab   (other axes: bits=4 cols=4096 dtype=bf16 group_size=64 tokens=16)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.626563 left font ',11'
 set xrange [-0.8:29.2]
 set yrange [0.4:2.6]
 set xtics ("128" 0, "256" 1.8, "384" 3.6, "512" 5.4, "896" 7.2, "1024" 9, "1920" 10.8, "2048" 12.6, "3968" 14.4, "4096" 15.4, "32000" 17.2, "32640" 18.2, "32768" 19.2, "65408" 21, "65536" 22, "128256" 23.8, "151936" 25.6, "262016" 27.4, "262144" 28.4) rotate by 90 right font ',9'

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -23,8 +23,8 @@ set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [5.33333:3.14573e+06]
-set xrange [-0.6:18.6]
-set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '128 (cols=8192)' 2, '32000 (cols=128)' 3, '32000 (cols=4096)' 4, '128256 (cols=128)' 5, '128256 (cols=4096)' 6, '128256 (cols=8192)' 7, '129280 (cols=128)' 8, '129280 (cols=7168)' 9, '151936 (cols=128)' 10, '151936 (cols=2048)' 11, '151936 (cols=4096)' 12, '163840 (cols=128)' 13, '163840 (cols=7168)' 14, '201088 (cols=128)' 15, '201088 (cols=2880)' 16, '262144 (cols=128)' 17, '262144 (cols=2816)' 18) rotate by 20 right font ',10'
+set xrange [-0.6:17.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '32000 (cols=128)' 2, '32000 (cols=4096)' 3, '128256 (cols=128)' 4, '128256 (cols=4096)' 5, '128256 (cols=8192)' 6, '129280 (cols=128)' 7, '129280 (cols=7168)' 8, '151936 (cols=128)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '163840 (cols=128)' 12, '163840 (cols=7168)' 13, '201088 (cols=128)' 14, '201088 (cols=2880)' 15, '262144 (cols=128)' 16, '262144 (cols=2816)' 17) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -54,8 +54,8 @@ set xlabel 'vocab'
 set ylabel 'first failing tokens (log)'
 set logscale y
 set yrange [5.33333:3.14573e+06]
-set xrange [-0.6:18.6]
-set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '128 (cols=8192)' 2, '32000 (cols=128)' 3, '32000 (cols=4096)' 4, '128256 (cols=128)' 5, '128256 (cols=4096)' 6, '128256 (cols=8192)' 7, '129280 (cols=128)' 8, '129280 (cols=7168)' 9, '151936 (cols=128)' 10, '151936 (cols=2048)' 11, '151936 (cols=4096)' 12, '163840 (cols=128)' 13, '163840 (cols=7168)' 14, '201088 (cols=128)' 15, '201088 (cols=2880)' 16, '262144 (cols=128)' 17, '262144 (cols=2816)' 18) rotate by 20 right font ',10'
+set xrange [-0.6:17.6]
+set xtics ('128 (cols=128)' 0, '128 (cols=4096)' 1, '32000 (cols=128)' 2, '32000 (cols=4096)' 3, '128256 (cols=128)' 4, '128256 (cols=4096)' 5, '128256 (cols=8192)' 6, '129280 (cols=128)' 7, '129280 (cols=7168)' 8, '151936 (cols=128)' 9, '151936 (cols=2048)' 10, '151936 (cols=4096)' 11, '163840 (cols=128)' 12, '163840 (cols=7168)' 13, '201088 (cols=128)' 14, '201088 (cols=2880)' 15, '262144 (cols=128)' 16, '262144 (cols=2816)' 17) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4

@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -30,7 +30,7 @@ unset arrow
 unset label
 set tmargin at screen 0.917373
 set bmargin at screen 0.832627
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926907 left font ',11'
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926907 left font ',11'
 set xrange [-0.8:53]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "7" 5, "8" 6, "11" 7, "12" 8, "23" 9.8, "24" 10.8, "31" 12.6, "32" 13.6, "37" 15.4, "38" 16.4, "46" 18.2, "47" 19.2, "75" 21, "76" 22, "79" 23, "80" 24, "255" 25.8, "256" 26.8, "324" 28.6, "325" 29.6, "511" 31.4, "512" 32.4, "696" 34.2, "697" 35.2, "1441" 37, "1442" 38, "1489" 39, "1490" 40, "4047" 41.8, "4048" 42.8, "4095" 43.8, "4096" 44.8, "5957" 46.6, "5958" 47.6, "32719" 49.4, "32720" 50.4, "381300" 52.2) rotate by 90 right font ',9'
@@ -72,7 +72,7 @@ unset arrow
 unset label
 set tmargin at screen 0.436441
 set bmargin at screen 0.351695
-set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=256 top_k=8)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445975 left font ',11'
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=256 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445975 left font ',11'
 set xrange [-0.8:33.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "11" 2.8, "12" 3.8, "15" 4.8, "16" 5.8, "23" 7.6, "24" 8.6, "31" 10.4, "32" 11.4, "82" 13.2, "83" 14.2, "127" 16, "128" 17, "255" 18.8, "256" 19.8, "511" 21.6, "512" 22.6, "1408" 24.4, "1696" 26.2, "1697" 27.2, "3424" 29, "3425" 30, "4095" 31.8, "4096" 32.8) rotate by 90 right font ',9'
@@ -84,7 +84,7 @@ unset arrow
 unset label
 set tmargin at screen 0.273305
 set bmargin at screen 0.188559
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=256 top_k=8)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.282839 left font ',11'
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=256 top_k=8)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.282839 left font ',11'
 set xrange [-0.8:26.2]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "160" 7.2, "192" 9, "224" 10.8, "256" 12.6, "480" 14.4, "512" 16.2, "544" 18, "2816" 19.8, "4064" 21.6, "4096" 22.6, "8160" 24.4, "8192" 25.4) rotate by 90 right font ',9'
@@ -130,7 +130,7 @@ unset arrow
 unset label
 set tmargin at screen 0.917373
 set bmargin at screen 0.832627
-set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 40 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926907 left font ',11'
+set label 1 'tokens   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 top_k=8)   + 24 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.926907 left font ',11'
 set xrange [-0.8:53]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "3" 2, "5" 3, "6" 4, "7" 5, "8" 6, "11" 7, "12" 8, "23" 9.8, "24" 10.8, "31" 12.6, "32" 13.6, "37" 15.4, "38" 16.4, "46" 18.2, "47" 19.2, "75" 21, "76" 22, "79" 23, "80" 24, "255" 25.8, "256" 26.8, "324" 28.6, "325" 29.6, "511" 31.4, "512" 32.4, "696" 34.2, "697" 35.2, "1441" 37, "1442" 38, "1489" 39, "1490" 40, "4047" 41.8, "4048" 42.8, "4095" 43.8, "4096" 44.8, "5957" 46.6, "5958" 47.6, "32719" 49.4, "32720" 50.4, "381300" 52.2) rotate by 90 right font ',9'
@@ -172,7 +172,7 @@ unset arrow
 unset label
 set tmargin at screen 0.436441
 set bmargin at screen 0.351695
-set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=256 top_k=8)   + 10 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445975 left font ',11'
+set label 1 'rows   (other axes: cols=2816 dtype=f32 experts=128 proj=gate_up quant=q4_0 tokens=256 top_k=8)   + 9 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.445975 left font ',11'
 set xrange [-0.8:33.6]
 set yrange [0.4:2.6]
 set xtics ("1" 0, "2" 1, "11" 2.8, "12" 3.8, "15" 4.8, "16" 5.8, "23" 7.6, "24" 8.6, "31" 10.4, "32" 11.4, "82" 13.2, "83" 14.2, "127" 16, "128" 17, "255" 18.8, "256" 19.8, "511" 21.6, "512" 22.6, "1408" 24.4, "1696" 26.2, "1697" 27.2, "3424" 29, "3425" 30, "4095" 31.8, "4096" 32.8) rotate by 90 right font ',9'
@@ -184,7 +184,7 @@ unset arrow
 unset label
 set tmargin at screen 0.273305
 set bmargin at screen 0.188559
-set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=256 top_k=8)   + 3 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.282839 left font ',11'
+set label 1 'cols   (other axes: dtype=f32 experts=128 proj=gate_up quant=q4_0 rows=1408 tokens=256 top_k=8)   + 2 other line(s) in report.md, Boundaries' at screen 0.242857, screen 0.282839 left font ',11'
 set xrange [-0.8:26.2]
 set yrange [0.4:2.6]
 set xtics ("32" 0, "64" 1.8, "96" 3.6, "128" 5.4, "160" 7.2, "192" 9, "224" 10.8, "256" 12.6, "480" 14.4, "512" 16.2, "544" 18, "2816" 19.8, "4064" 21.6, "4096" 22.6, "8160" 24.4, "8192" 25.4) rotate by 90 right font ',9'

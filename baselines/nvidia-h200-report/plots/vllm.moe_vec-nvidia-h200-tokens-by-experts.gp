@@ -10,7 +10,7 @@ if (exists("gf_here")) {
     do for [gf_i = 1:strlen(ARG0)] { if (ARG0[gf_i:gf_i] eq "/") { gf_cut = gf_i } }
     here = ARG0[1:gf_cut]
   } else {
-    here = '/work/main/baselines/nvidia-h200-report/plots/'
+    here = '/tmp/newreport/plots/'
   }
 }
 
@@ -22,9 +22,9 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.33333:5.03316e+07]
-set xrange [-0.6:22.6]
-set xtics ('1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '2 (cols=14336,proj=down,rows=1,top_k=2)' 3, '2 (cols=32,proj=down,rows=1,top_k=2)' 4, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 5, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 6, '4 (cols=2880,proj=down,rows=1,top_k=4)' 7, '4 (cols=32,proj=down,rows=1,top_k=4)' 8, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 9, '8 (cols=2048,proj=down,rows=1,top_k=8)' 10, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 11, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 12, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 13, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 14, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 15, '8 (cols=704,proj=down,rows=1,top_k=8)' 16, '8 (cols=768,proj=down,rows=1,top_k=8)' 17, '8 (cols=768,proj=down,rows=2048,top_k=8)' 18, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 19, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 20, '256 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 21, '384 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 22) rotate by 20 right font ',10'
+set yrange [21.3333:5.03316e+07]
+set xrange [-0.6:14.6]
+set xtics ('2 (cols=14336,proj=down,rows=1,top_k=2)' 0, '2 (cols=32,proj=down,rows=1,top_k=2)' 1, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 2, '4 (cols=2880,proj=down,rows=1,top_k=4)' 3, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 4, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 6, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 7, '8 (cols=704,proj=down,rows=1,top_k=8)' 8, '8 (cols=768,proj=down,rows=1,top_k=8)' 9, '8 (cols=768,proj=down,rows=2048,top_k=8)' 10, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 11, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 12, '256 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 13, '384 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 14) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
@@ -47,9 +47,9 @@ set title 'vllm.moe_vec on NVIDIA H200: first failing tokens for each experts' f
 set xlabel 'experts'
 set ylabel 'first failing tokens (log)'
 set logscale y
-set yrange [1.33333:5.03316e+07]
-set xrange [-0.6:22.6]
-set xtics ('1 (cols=2880,proj=gate_up,rows=1,top_k=1)' 0, '1 (cols=32,proj=gate_up,rows=1,top_k=1)' 1, '1 (cols=7168,proj=gate_up,rows=1,top_k=1)' 2, '2 (cols=14336,proj=down,rows=1,top_k=2)' 3, '2 (cols=32,proj=down,rows=1,top_k=2)' 4, '2 (cols=32,proj=gate_up,rows=1,top_k=2)' 5, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 6, '4 (cols=2880,proj=down,rows=1,top_k=4)' 7, '4 (cols=32,proj=down,rows=1,top_k=4)' 8, '4 (cols=32,proj=gate_up,rows=5760,top_k=4)' 9, '8 (cols=2048,proj=down,rows=1,top_k=8)' 10, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 11, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 12, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 13, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 14, '8 (cols=32,proj=gate_up,rows=4096,top_k=8)' 15, '8 (cols=704,proj=down,rows=1,top_k=8)' 16, '8 (cols=768,proj=down,rows=1,top_k=8)' 17, '8 (cols=768,proj=down,rows=2048,top_k=8)' 18, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 19, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 20, '256 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 21, '384 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 22) rotate by 20 right font ',10'
+set yrange [21.3333:5.03316e+07]
+set xrange [-0.6:14.6]
+set xtics ('2 (cols=14336,proj=down,rows=1,top_k=2)' 0, '2 (cols=32,proj=down,rows=1,top_k=2)' 1, '2 (cols=32,proj=gate_up,rows=28672,top_k=2)' 2, '4 (cols=2880,proj=down,rows=1,top_k=4)' 3, '8 (cols=2816,proj=gate_up,rows=1,top_k=8)' 4, '8 (cols=32,proj=gate_up,rows=1,top_k=8)' 5, '8 (cols=32,proj=gate_up,rows=1408,top_k=8)' 6, '8 (cols=32,proj=gate_up,rows=1536,top_k=8)' 7, '8 (cols=704,proj=down,rows=1,top_k=8)' 8, '8 (cols=768,proj=down,rows=1,top_k=8)' 9, '8 (cols=768,proj=down,rows=2048,top_k=8)' 10, '128 (cols=2816,proj=gate_up,rows=1408,top_k=8)' 11, '128 (cols=32,proj=gate_up,rows=1,top_k=8)' 12, '256 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 13, '384 (cols=7168,proj=gate_up,rows=4096,top_k=8)' 14) rotate by 20 right font ',10'
 set grid ytics
 set lmargin 12
 set rmargin 4
