@@ -392,9 +392,16 @@ class ChunkedQuantizeGemvCase final : public test::HostOnlyCase {
       : vectors_(vectors), rows_(rows), cols_(cols) {}
   LaunchPlan plan(const DeviceLimits&) const override {
     LaunchPlan plan;
+    auto launch = [&](const char* name, Dim3 grid) {
+      LaunchSpec l;
+      l.name = name;
+      l.grid = grid;
+      l.block = {32, 1, 1};
+      plan.launches.push_back(l);
+    };
     for (std::uint64_t done = 0; done < vectors_; done += 65535)
-      plan.launches.push_back({"quantize", {cols_ / 32, std::min<std::uint64_t>(vectors_ - done, 65535), 1}, {32, 1, 1}});
-    plan.launches.push_back({"gemv", {rows_, vectors_, 1}, {32, 1, 1}});
+      launch("quantize", {cols_ / 32, std::min<std::uint64_t>(vectors_ - done, 65535), 1});
+    launch("gemv", {rows_, vectors_, 1});
     plan.indices.push_back({"x_index", static_cast<u128>(vectors_) * cols_ - 1, IndexType::int64});
     return plan;
   }
