@@ -6,8 +6,11 @@ int M, N (mlx/backend/cuda/quantized/quantized.cpp:101-104; again qmm_utils.h:12
   case 2: tokens x vocab = 2^32 (16384 x 262144): M * N is 0, the division kills the process (SIGFPE).
   case 3: tokens x vocab just past 2^32 (134227 x 32000): B is a wrong, legal count; qmm_sm80 is
           launched and reads out of bounds: RuntimeError naming an illegal memory access at the
-          next checked call (a sticky error: the process's CUDA context is lost).
-A control one token below each boundary passes.
+          next checked call (a sticky error: the process's CUDA context is lost). Its control is
+          134217 tokens, the last with tokens x vocab under 2^32 (134218 to 134226 are past it and
+          refused through qmv's grid.y), and K is 128: at K 4096 the accepted wrong launch ran past
+          150 s without faulting (H100, 2026-12-06), as the H200's faults at 134227 were at K 128.
+A control below each boundary passes.
 
 Pinned: MLX 846d176 (version.h 0.32.2); run with the PyPI wheels mlx==0.32.2 and mlx-cuda-13==0.32.2
 (their JIT sources of device/qmm_*.cuh are 846d176's; 0.32.4 has finding 6's fix), an sm_80+ GPU
@@ -15,7 +18,7 @@ with about 20 GB free (case 3: 10 GB).
 Run: python mlx_finding1to3_lm_head_int_mn.py CASE   (CASE 1, 2 or 3; one per process)
 Prints when the bug is there: case 1 "tokens 16743: ok" then "tokens 16744: RuntimeError ...
 invalid argument"; case 2 nothing after "tokens 16384": the process ends by signal 8 (SIGFPE,
-exit status 136 in a shell); case 3 "tokens 134226: ok" then "tokens 134227: RuntimeError ...
+exit status 136 in a shell); case 3 "tokens 134217: ok" then "tokens 134227: RuntimeError ...
 illegal memory access" (or, where the wrong offsets land in mapped memory, "ok" with wrong values).
 When fixed: every line "ok".
 """
@@ -23,7 +26,7 @@ import sys
 
 import mlx.core as mx
 
-CASES = {"1": (128256, 4096, [16743, 16744]), "2": (262144, 1024, [16384]), "3": (32000, 4096, [134226, 134227])}
+CASES = {"1": (128256, 4096, [16743, 16744]), "2": (262144, 1024, [16384]), "3": (32000, 128, [134217, 134227])}
 vocab, K, token_counts = CASES[sys.argv[1] if len(sys.argv) > 1 else "1"]
 w = (mx.random.normal((vocab, K)) * 0.02).astype(mx.bfloat16)
 wq, scales, biases = mx.quantize(w, group_size=64, bits=4)

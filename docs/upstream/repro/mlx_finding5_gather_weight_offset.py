@@ -12,9 +12,17 @@ Prints when the bug is there: expert 126 an error of about 1e-2 or less (bf16 ro
 import mlx.core as mx
 
 E, N, K, PAIRS = 128, 8320, 4096, 16 * 8
-w = (mx.random.normal((E, N, K)) * 0.02).astype(mx.bfloat16)
-wq, scales, biases = mx.quantize(w, group_size=64, bits=4)
-del w
+# The bank expert by expert: one mx.random.normal or mx.quantize over all 4.36e9 values is itself
+# refused by a launch limit (H100, 2026-12-06: cudaGraphAddKernelNode ... invalid argument before
+# any gather ran), which is not this finding.
+parts = []
+for e in range(E):
+    w = (mx.random.normal((N, K)) * 0.02).astype(mx.bfloat16)
+    parts.append(mx.quantize(w, group_size=64, bits=4))
+    mx.eval(parts[-1])
+wq, scales, biases = (mx.stack([p[i] for p in parts]) for i in range(3))
+del parts, w
+mx.eval(wq, scales, biases)
 x = (mx.random.normal((PAIRS, 1, K)) * 0.1).astype(mx.bfloat16)
 for expert in (126, 127):
     rhs = mx.full((PAIRS,), expert, dtype=mx.uint32)
