@@ -8,12 +8,15 @@
 // of it against the CPU quantizer. The data fill makes a poison collision impossible
 // (random_fill.hpp). The moe_vec/mmvq result is dst.
 #include <algorithm>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "call_shape.hpp"
 #include "gemv_call_parts.hpp"
 #include "gemv_launch.hpp"
 #include "gridfuzz/checked_math.hpp"
+#include "gridfuzz/device/device_buffer.hpp"
 #include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "launch_geometry.hpp"
@@ -46,6 +49,8 @@ VariantPlan variant_plan(const std::string& kernel, bool dense, const std::strin
   if (!dense && variant == "zchunk") return {QuantizeGeometry::tiles_64, GemvGeometry::zchunk, true};
   if (!dense && variant == "rows_x") return {QuantizeGeometry::tiles_64, GemvGeometry::rows_x, true};
   if (!dense && variant == "pairs_x") return {QuantizeGeometry::tiles_64, GemvGeometry::pairs_x, true};
+  // by_expert: the pairs grouped by expert on the device, each used expert's rows read once.
+  if (!dense && variant == "by_expert") return {QuantizeGeometry::tiles_64, GemvGeometry::by_expert, true};
   throw std::invalid_argument(kernel + ": unknown variant '" + variant + "'");
 }
 
@@ -57,6 +62,7 @@ class GemvCallCase final : public BoundCase {
     LaunchPlan plan;
     for (const auto& l : quantize_launches(v_.quantize, s_.activation_rows(), s_.cols, limits))
       plan.launches.push_back(l.spec);
+    for (const auto& l : expert_group_launches(v_.gemv, s_)) plan.launches.push_back(l);
     for (const auto& l : gemv_launches(v_.gemv, s_, limits)) plan.launches.push_back(l.spec);
     plan.indices = quantize_indices(v_.quantize, s_.activation_rows(), s_.cols, limits);
     for (auto& r : gemv_indices(v_.gemv, s_)) plan.indices.push_back(r);
@@ -87,6 +93,11 @@ class GemvCallCase final : public BoundCase {
               CUstream stream) const override {
     launch_quantize_q8_1(v_.quantize, bufs.as<float>("x"), bufs.as<int>("q8_1"), s_.activation_rows(), s_.cols, limits,
                          launcher, stream, v_.checked);
+    if (v_.gemv == GemvGeometry::by_expert) {
+      const device::DeviceBuffer& scratch = group_scratch();
+      launch_gemv_by_expert(s_, args(bufs), scratch.get(), scratch.bytes(), limits, launcher, stream);
+      return;
+    }
     launch_gemv(v_.gemv, s_, args(bufs), limits, launcher, stream, v_.checked);
   }
 
@@ -126,8 +137,20 @@ class GemvCallCase final : public BoundCase {
                      s_.dense ? nullptr : bufs.as<int>("expert_ids"));
   }
 
+  // by_expert's scratch (expert_group_layout): allocated at the case's first call and kept for
+  // the next ones (timed calls then allocate nothing; a cuMemFree would also synchronize). It is
+  // the call's private workspace, small next to dst (16 bytes per expert and 4 or 8 per pair
+  // against rows output values per pair), so it is not one of the compared buffers().
+  const device::DeviceBuffer& group_scratch() const {
+    const std::lock_guard lock(scratch_mutex_);
+    if (!scratch_) scratch_.emplace(expert_group_layout(s_, gemv_index_width(s_)).bytes);
+    return *scratch_;
+  }
+
   MoeCallShape s_;
   VariantPlan v_;
+  mutable std::mutex scratch_mutex_;
+  mutable std::optional<device::DeviceBuffer> scratch_;
 };
 
 class GemvCallKernel final : public Kernel {
@@ -142,7 +165,7 @@ class GemvCallKernel final : public Kernel {
   }
   std::vector<std::string> variants() const override {
     if (dense_) return {"legacy", "fixed"};
-    return {"legacy", "fixed", "zchunk", "rows_x", "pairs_x"};
+    return {"legacy", "fixed", "zchunk", "rows_x", "pairs_x", "by_expert"};
   }
   std::vector<AxisSpec> axes() const override {
     std::vector<AxisSpec> a = gemv_shape_axes(dense_, "legacy", weight_type_names());

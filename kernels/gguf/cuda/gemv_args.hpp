@@ -39,4 +39,18 @@ struct GemvArgs {
   int pairs_on_z = 0;
 };
 
+// The second parameter of by_expert's kernels: its scratch (launch_geometry.hpp,
+// ExpertGroupLayout) and the ids. `list` holds pair indices of the GEMV's index type.
+struct ExpertGroupArgs {
+  const int* ids = nullptr;  // [pairs]
+  std::uint64_t pairs = 0, experts = 0;
+  unsigned long long* counts = nullptr;   // [experts], zero before moe_expert_count
+  unsigned long long* offsets = nullptr;  // [experts + 1]
+  unsigned long long* cursor = nullptr;   // [experts]
+  std::uint32_t* used = nullptr;          // [experts]
+  std::uint32_t* n_used = nullptr;        // [1]
+  void* list = nullptr;                   // [pairs]
+  std::uint64_t expert_slot_offset = 0;   // moe_vec_by_expert: the launch's first used-expert slot
+};
+
 }  // namespace gridfuzz::gguf

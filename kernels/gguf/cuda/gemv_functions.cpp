@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace gridfuzz::gguf {
 
@@ -20,10 +21,25 @@ const device::Function& gemv_function(GemvKernelFamily family, GemvIndexWidth wi
     case GemvKernelFamily::legacy: symbol = gemv_legacy_symbol(t, d); name += "legacy"; break;
     case GemvKernelFamily::tiled_pairs_x: symbol = gemv_pairs_x_symbol(t, d, width); name += "pairs_x"; break;
     case GemvKernelFamily::tiled_rows_x: symbol = gemv_rows_x_symbol(t, d, width); name += "rows_x"; break;
+    case GemvKernelFamily::by_expert: symbol = gemv_by_expert_symbol(t, d, width); name += "by_expert"; break;
   }
   if (family != GemvKernelFamily::legacy) name += width == GemvIndexWidth::bits32 ? "_idx32" : "_idx64";
   name += "<" + std::string(quant_traits(t).name) + "," + to_string(d) + ">";
   return cache.emplace(key, device::Function::from_symbol(symbol, name)).first->second;
+}
+
+const device::Function& expert_group_function(ExpertGroupStep step, GemvIndexWidth width) {
+  static std::mutex mutex;
+  static std::map<std::pair<ExpertGroupStep, GemvIndexWidth>, device::Function> cache;
+  const std::lock_guard lock(mutex);
+  if (step != ExpertGroupStep::scatter) width = GemvIndexWidth::bits64;  // one instantiation
+  const auto key = std::make_pair(step, width);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string name = step == ExpertGroupStep::count  ? "moe_expert_count"
+                     : step == ExpertGroupStep::scan ? "moe_expert_scan"
+                                                     : "moe_expert_scatter";
+  if (step == ExpertGroupStep::scatter) name += width == GemvIndexWidth::bits32 ? "_idx32" : "_idx64";
+  return cache.emplace(key, device::Function::from_symbol(expert_group_symbol(step, width), name)).first->second;
 }
 
 }  // namespace gridfuzz::gguf

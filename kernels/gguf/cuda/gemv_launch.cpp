@@ -1,6 +1,10 @@
 #include "gemv_launch.hpp"
 
 #include <stdexcept>
+#include <string>
+
+#include "gridfuzz/device/cuda_error.hpp"
+#include "gridfuzz/device/driver_api.hpp"
 
 #include "gemv_functions.hpp"
 
@@ -26,6 +30,7 @@ void launch_gemv(GemvGeometry g, const MoeCallShape& s, GemvArgs args, const Dev
                  device::Launcher& launcher, CUstream stream, bool checked,
                  std::optional<GemvIndexWidth> force_width) {
   g = resolve(g, s);
+  if (g == GemvGeometry::by_expert) throw std::invalid_argument("launch_gemv: by_expert needs its scratch (launch_gemv_by_expert)");
   const GemvKernelFamily family = g == GemvGeometry::legacy    ? GemvKernelFamily::legacy
                                   : g == GemvGeometry::pairs_x ? GemvKernelFamily::tiled_pairs_x
                                                                : GemvKernelFamily::tiled_rows_x;
@@ -43,6 +48,60 @@ void launch_gemv(GemvGeometry g, const MoeCallShape& s, GemvArgs args, const Dev
     void* params[] = {&a};
     if (checked) launcher.launch_checked(fn, l.spec, params, stream);
     else launcher.launch(fn, l.spec, params, stream);
+  }
+}
+
+namespace {
+
+GemvIndexWidth checked_width(const MoeCallShape& s, std::optional<GemvIndexWidth> force_width, const char* who) {
+  const GemvIndexWidth proven = gemv_index_width(s);
+  if (force_width == GemvIndexWidth::bits32 && proven == GemvIndexWidth::bits64)
+    throw std::invalid_argument(std::string(who) + ": an index of this shape does not fit the 32-bit kernel");
+  return force_width.value_or(proven);
+}
+
+std::string shape_text(const MoeCallShape& s) {
+  return "tokens=" + std::to_string(s.tokens) + " top_k=" + std::to_string(s.top_k) +
+         " experts=" + std::to_string(s.experts) + " rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols);
+}
+
+}  // namespace
+
+void launch_gemv_by_expert(const MoeCallShape& s, GemvArgs args, CUdeviceptr scratch, std::uint64_t scratch_bytes,
+                           const DeviceLimits& limits, device::Launcher& launcher, CUstream stream,
+                           std::optional<GemvIndexWidth> force_width) {
+  const GemvIndexWidth width = checked_width(s, force_width, "launch_gemv_by_expert");
+  const ExpertGroupLayout layout = expert_group_layout(s, width);
+  if (scratch == 0 || scratch_bytes < layout.bytes)
+    throw std::invalid_argument("launch_gemv_by_expert: scratch of " + std::to_string(scratch_bytes) + " bytes < " +
+                                std::to_string(layout.bytes) + " needed (" + shape_text(s) + ")");
+  const std::vector<LaunchSpec> pre = expert_group_launches(GemvGeometry::by_expert, s);  // throws for a bad shape
+  ExpertGroupArgs g;
+  g.ids = args.ids;
+  g.pairs = s.pairs();
+  g.experts = s.experts;
+  const auto at = [scratch](std::uint64_t offset) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(scratch + offset)); };
+  g.counts = static_cast<unsigned long long*>(at(layout.counts));
+  g.offsets = static_cast<unsigned long long*>(at(layout.offsets));
+  g.cursor = static_cast<unsigned long long*>(at(layout.cursor));
+  g.used = static_cast<std::uint32_t*>(at(layout.used));
+  g.n_used = static_cast<std::uint32_t*>(at(layout.n_used));
+  g.list = at(layout.list);
+  device::check(device::driver().cuMemsetD8Async(scratch + layout.counts, 0, s.experts * 8, stream),
+                "by_expert: zeroing " + std::to_string(s.experts) + " expert counts (" + shape_text(s) + ")");
+  const ExpertGroupStep steps[] = {ExpertGroupStep::count, ExpertGroupStep::scan, ExpertGroupStep::scatter};
+  for (std::size_t i = 0; i < pre.size(); ++i) {
+    void* params[] = {&g};
+    launcher.launch_checked(expert_group_function(steps[i], width), pre[i], params, stream);
+  }
+  const device::Function& fn = gemv_function(GemvKernelFamily::by_expert, width, s.quant, s.dtype);
+  for (const GemvLaunch& l : gemv_launches(GemvGeometry::by_expert, s, limits)) {
+    GemvArgs a = args;
+    a.row_offset = l.row_offset;
+    ExpertGroupArgs gl = g;
+    gl.expert_slot_offset = l.expert_slot_offset;
+    void* params[] = {&a, &gl};
+    launcher.launch_checked(fn, l.spec, params, stream);
   }
 }
 

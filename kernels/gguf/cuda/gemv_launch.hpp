@@ -20,6 +20,15 @@ void launch_gemv(GemvGeometry g, const MoeCallShape& s, GemvArgs args, const Dev
                  device::Launcher& launcher, CUstream stream, bool checked,
                  std::optional<GemvIndexWidth> force_width = std::nullopt);
 
+// by_expert (docs/KERNELS.md, "Ours: by_expert"): zeroes the counts of `scratch` (cuMemsetD8Async,
+// checked), then the pre-pass (expert_group_launches) and the GEMV (gemv_launches), every launch
+// checked. `scratch` is at least expert_group_layout(s, width).bytes of device memory, with
+// width = force_width or gemv_index_width(s); the call owns it until the stream has run it.
+// Throws std::invalid_argument when it is smaller, and as launch_gemv for force_width.
+void launch_gemv_by_expert(const MoeCallShape& s, GemvArgs args, CUdeviceptr scratch, std::uint64_t scratch_bytes,
+                           const DeviceLimits& limits, device::Launcher& launcher, CUstream stream,
+                           std::optional<GemvIndexWidth> force_width = std::nullopt);
+
 // The kernel arguments of shape s over the given buffers (offsets zero).
 GemvArgs gemv_args(const MoeCallShape& s, const void* weights, const int* q8, void* dst, const int* ids);
 

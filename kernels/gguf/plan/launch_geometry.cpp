@@ -113,6 +113,23 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
     }
     case GemvGeometry::fixed:
       break;  // resolved above
+    case GemvGeometry::by_expert: {
+      if (s.dense) throw std::invalid_argument("gemv_launches: by_expert needs expert ids (not mmvq)");
+      LaunchSpec base = gemv_spec("moe_vec_by_expert", {1, 1, 1});
+      base.block = {32 * kByExpertRowsPerBlock, 1, 1};
+      const std::uint64_t slots = std::min(s.experts, pairs);
+      const std::uint64_t rows_per_launch = limits.max_grid_x * kByExpertRowsPerBlock;
+      for (std::uint64_t e0 = 0; e0 < slots; e0 += limits.max_grid_y)
+        for (std::uint64_t r0 = 0; r0 < s.rows; r0 += rows_per_launch) {
+          LaunchSpec l = base;
+          l.grid = {ceil_div(std::min(rows_per_launch, s.rows - r0), kByExpertRowsPerBlock),
+                    std::min(limits.max_grid_y, slots - e0), 1};
+          GemvLaunch gl{l, 0, r0, false};
+          gl.expert_slot_offset = e0;
+          out.push_back(gl);
+        }
+      return out;
+    }
     case GemvGeometry::zchunk: {
       // Token-aligned chunks: a whole number of tokens (kernel_top_k pairs each) per launch.
       const std::uint64_t k = s.kernel_top_k();
@@ -126,6 +143,48 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
     }
   }
   return out;
+}
+
+std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape& s) {
+  if (g != GemvGeometry::by_expert) return {};
+  if (s.dense) throw std::invalid_argument("expert_group_launches: by_expert needs expert ids (not mmvq)");
+  if (s.experts > kExpertGroupMaxExperts)
+    throw std::invalid_argument("expert_group_launches: " + std::to_string(s.experts) + " experts > " +
+                                std::to_string(kExpertGroupMaxExperts) + " (one scan block)");
+  LaunchSpec strided;
+  strided.block = {kExpertGroupThreads, 1, 1};
+  strided.grid = {std::clamp<std::uint64_t>(ceil_div(s.pairs(), kExpertGroupThreads), 1, kExpertGroupMaxBlocks), 1, 1};
+  LaunchSpec count = strided, scan, scatter = strided;
+  count.name = "moe_expert_count";
+  scan.name = "moe_expert_scan";
+  scan.grid = {1, 1, 1};
+  scan.block = {kExpertScanThreads, 1, 1};
+  scatter.name = "moe_expert_scatter";
+  return {count, scan, scatter};
+}
+
+ExpertGroupLayout expert_group_layout(const MoeCallShape& s, GemvIndexWidth width) {
+  const auto align16 = [](u128 v) { return (v + 15) / 16 * 16; };
+  const auto fit = [](u128 v) {
+    if (v > u128{UINT64_MAX}) throw std::overflow_error("expert_group_layout: scratch past 2^64 bytes");
+    return static_cast<std::uint64_t>(v);
+  };
+  ExpertGroupLayout l;
+  l.list_entry_bytes = width == GemvIndexWidth::bits32 ? 4 : 8;
+  u128 at = 0;
+  l.counts = fit(at);
+  at = align16(at + u128{s.experts} * 8);
+  l.offsets = fit(at);
+  at = align16(at + (u128{s.experts} + 1) * 8);
+  l.cursor = fit(at);
+  at = align16(at + u128{s.experts} * 8);
+  l.used = fit(at);
+  at = align16(at + u128{s.experts} * 4);
+  l.n_used = fit(at);
+  at = align16(at + 4);
+  l.list = fit(at);
+  l.bytes = fit(align16(at + u128{s.pairs()} * l.list_entry_bytes));
+  return l;
 }
 
 namespace {
@@ -182,7 +241,21 @@ GemvIndexWidth gemv_index_width(const MoeCallShape& s) {
 
 std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
   if (g == GemvGeometry::legacy) return legacy_gemv_indices(s);
-  return tiled_gemv_indices(s, gemv_index_width(s) == GemvIndexWidth::bits32 ? IndexType::uint32 : IndexType::int64);
+  const IndexType t = gemv_index_width(s) == GemvIndexWidth::bits32 ? IndexType::uint32 : IndexType::int64;
+  std::vector<IndexRange> r = tiled_gemv_indices(s, t);
+  if (g == GemvGeometry::by_expert) {
+    const std::vector<LaunchSpec> pre = expert_group_launches(g, s);
+    const u128 stride = u128{pre.front().grid.x} * pre.front().block.x;
+    // list[k] = p: a pair index stored in the kernel's index type.
+    r.push_back({"group_list_entry", u128{s.pairs()} - 1, t, "pairs"});
+    // offsets[e], cursor[e] and the list position: up to pairs (offsets[experts]).
+    r.push_back({"group_offset", u128{s.pairs()}, IndexType::uint64, "pairs"});
+    // count/scatter: p = thread + k*stride, compared with pairs after the last step.
+    r.push_back({"group_pair_index", u128{s.pairs()} - 1 + stride, IndexType::uint64, "pairs"});
+    // used[slot] (u32 expert id) and the slot, from blockIdx.y + the launch's slot offset.
+    r.push_back({"group_expert_id", u128{s.experts} - 1, IndexType::uint32, "experts"});
+  }
+  return r;
 }
 
 std::vector<TokenRange> reference_token_ranges(const MoeCallShape& s, const DeviceLimits& limits) {

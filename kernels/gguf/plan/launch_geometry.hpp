@@ -45,6 +45,9 @@ enum class GemvGeometry {
   rows_x,        // rows on x, pairs on y tiled at the y limit with a 64-bit pair offset
   zchunk,        // rows on x, pairs on z in token-aligned chunks with a 64-bit pair offset
   fixed,         // ours: rows_x below kPairsOnXFromPairs pairs, pairs_x from there (measured choice)
+  by_expert,     // ours, decode: pairs grouped by expert on the device (expert_group_launches), then
+                 // one block per (used expert, tile of kByExpertRowsPerBlock rows), each weight row
+                 // read once per call and applied to every pair of its expert
 };
 
 // Pair count from which `fixed` puts pairs on x (evidence/performance-log.md "GGUF MoE GEMV"): with few
@@ -58,9 +61,31 @@ struct GemvLaunch {
   std::uint64_t pair_offset = 0;  // first pair (output row of dst) of this launch
   std::uint64_t row_offset = 0;   // first weight row of this launch
   bool pairs_on_z = false;        // which grid axis carries the pair index (rows_x/zchunk/legacy)
+  std::uint64_t expert_slot_offset = 0;  // by_expert: first used-expert slot of this launch (grid.y)
 };
 
+// by_expert's GEMV: a block of kByExpertRowsPerBlock warps, warp w owning weight row
+// row_offset + blockIdx.x*kByExpertRowsPerBlock + w of the expert in used-expert slot
+// expert_slot_offset + blockIdx.y. Grid (row tiles, expert slots, 1), both tiled at the device's
+// x and y limits; the slots are min(experts, pairs) (at most that many experts can be used).
+inline constexpr std::uint64_t kByExpertRowsPerBlock = 4;
+// The pre-pass (docs/KERNELS.md, "Ours: by_expert"): count, scan, scatter. count and scatter
+// stride over the pairs with at most kExpertGroupMaxBlocks blocks of kExpertGroupThreads; scan is
+// one block of kExpertScanThreads threads, each taking kExpertScanPerThread experts, so the
+// experts axis is bounded by kExpertGroupMaxExperts (the axis' own bound: 4096).
+inline constexpr std::uint64_t kExpertGroupThreads = 256;
+inline constexpr std::uint64_t kExpertGroupMaxBlocks = 4096;
+inline constexpr std::uint64_t kExpertScanThreads = 1024;
+inline constexpr std::uint64_t kExpertScanPerThread = 4;
+inline constexpr std::uint64_t kExpertGroupMaxExperts = kExpertScanThreads * kExpertScanPerThread;
+
 std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits);
+
+// The pre-pass launches of by_expert, in order: moe_expert_count, moe_expert_scan,
+// moe_expert_scatter (empty for every other geometry). Throws std::invalid_argument for a dense
+// shape or more than kExpertGroupMaxExperts experts.
+std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape& s);
+
 
 // The index type of the gemv_tiled kernel (every geometry but legacy) that the launcher picks for
 // shape s: bits32 exactly when every index range of the 32-bit instantiation fits uint32
@@ -69,10 +94,27 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
 enum class GemvIndexWidth { bits32, bits64 };
 GemvIndexWidth gemv_index_width(const MoeCallShape& s);
 
+// by_expert's device scratch, in bytes from its start (each part 16-byte aligned): counts
+// [experts] u64 (zeroed by the host before the count), offsets [experts+1] u64 (exclusive scan;
+// offsets[experts] = pairs), cursor [experts] u64 (the scatter's next free place per expert),
+// used [experts] u32 (the used experts, ascending), n_used u32, list [pairs] of the kernel's
+// index type (the pair indices, grouped by expert; the order inside a group is the atomics').
+struct ExpertGroupLayout {
+  std::uint64_t counts = 0, offsets = 0, cursor = 0, used = 0, n_used = 0, list = 0;
+  std::uint64_t list_entry_bytes = 4;
+  std::uint64_t bytes = 0;  // total
+};
+// `width`: the GEMV's index width, which is the list entry's (gemv_index_width(s) in production).
+ExpertGroupLayout expert_group_layout(const MoeCallShape& s, GemvIndexWidth width);
+
 // The index ranges of the kernel the variant launches. legacy: upstream's types (uint32 dst and
 // activation offsets, int32 expert base and weight block index; mmvq: int32). Others: those of
 // the gemv_tiled instantiation gemv_index_width picks, uint32 (then safe by construction) or
 // int64, plus the in-row byte offset, an int in both.
+// by_expert: the tiled kernel's ranges (its index type is the same decision) plus the pre-pass's:
+// the list entry (a pair index, in the kernel's index type), the group offsets (uint64) and the
+// pre-pass's strided pair index (uint64: it passes pairs - 1 by up to one stride before its loop
+// ends).
 std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s);
 
 // The split-batch reference: token ranges [begin, end) with at most floor(max_grid_z / kernel_top_k)

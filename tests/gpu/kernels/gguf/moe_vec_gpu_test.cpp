@@ -6,6 +6,7 @@
 // Each case prints one line (kernel, variant, params, verdict, oracle) for evidence/gpu-results-gguf.md.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,6 +14,9 @@
 
 #include "gridfuzz/device/context.hpp"
 #include "gridfuzz/device/device.hpp"
+#include "gridfuzz/device/launcher.hpp"
+#include "gridfuzz/device/stream.hpp"
+#include "gridfuzz/engine/guarded_buffers.hpp"
 #include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/gguf/register.hpp"
 #include "gridfuzz/engine/runner.hpp"
@@ -77,6 +81,68 @@ TEST_F(GgufGpu, Bf16OutputPasses) {
   for (const std::string& q : types)
     expect_pass(run(*k, "fixed", kGemma + ",tokens=8192,dtype=bf16,quant=" + std::string(q)));
   expect_pass(run(*k, "legacy", kGemma + ",tokens=100,dtype=bf16,quant=q5_1"));
+}
+
+// by_expert (docs/KERNELS.md, "Ours: by_expert"): the oracle (split reference bit for bit, CPU
+// reference) at the decode shapes and at its own boundaries: one token (8 slots of 128 experts),
+// a last row tile of one row, every pair on one expert (many batches of 4), rows longer than one
+// shared-memory chunk, 4096 experts (4096 slots), the down projection, bf16.
+TEST_F(GgufGpu, ByExpertMoeVecPassesAtDecodeShapesAndItsBoundaries) {
+  const auto k = make_moe_vec_kernel();
+  for (const char* tokens : {"1", "8", "64", "8192"}) expect_pass(run(*k, "by_expert", kGemma + ",quant=q4_0,tokens=" + std::string(tokens)));
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    expect_pass(run(*k, "by_expert", kGemma + ",tokens=16,quant=" + std::string(to_string(t))));
+  }
+  expect_pass(run(*k, "by_expert", "rows=1409,cols=2816,experts=128,top_k=8,tokens=8,quant=q4_0"));
+  expect_pass(run(*k, "by_expert", "rows=64,cols=2816,experts=1,top_k=1,tokens=1003,quant=q4_K"));
+  expect_pass(run(*k, "by_expert", "rows=64,cols=16384,experts=8,top_k=2,tokens=37,quant=q8_0"));    // 17408-byte rows
+  expect_pass(run(*k, "by_expert", "rows=64,cols=8192,experts=8,top_k=2,tokens=37,quant=q6_K"));     // 6720-byte rows
+  expect_pass(run(*k, "by_expert", "rows=64,cols=4096,experts=4096,top_k=8,tokens=8192,quant=q4_0"));
+  expect_pass(run(*k, "by_expert", "proj=down,tokens=64,top_k=8,experts=128,rows=2816,cols=704,quant=q4_0"));
+  expect_pass(run(*k, "by_expert", kGemma + ",tokens=64,dtype=bf16,quant=q5_1"));
+}
+
+// dst of `variant`'s production call over `bufs` (dst poisoned before it, so an element the call
+// leaves unwritten shows).
+std::vector<std::uint8_t> dst_after(const Kernel& k, const Params& p, const std::string& variant, const GuardedBuffers& bufs,
+                                    const DeviceLimits& limits, CUstream stream) {
+  bufs.poison_outputs();
+  device::Launcher launcher;
+  k.bind(p, variant)->launch(limits, bufs, launcher, stream);
+  const std::size_t dst = bufs.index_of("dst");
+  std::vector<std::uint8_t> out(bufs.bytes(dst));
+  bufs.read(dst, 0, out.data(), out.size());
+  return out;
+}
+
+// The same inputs through fixed and by_expert: every byte of dst equal (the design's claim: each
+// element is the same warp sum in the same order, whatever the grouping).
+TEST_F(GgufGpu, ByExpertDstEqualsFixedBitForBit) {
+  const auto k = make_moe_vec_kernel();
+  device::Stream stream;
+  for (const std::string& o :
+       {kGemma + ",tokens=8,quant=q4_0", kGemma + ",tokens=64,quant=q4_K", kGemma + ",tokens=300,quant=iq4_xs",
+        std::string("rows=3072,cols=4096,experts=128,top_k=8,tokens=32,quant=q4_0"),
+        std::string("proj=down,rows=4096,cols=1536,experts=128,top_k=8,tokens=16,quant=q4_0"),
+        std::string("rows=64,cols=16384,experts=8,top_k=2,tokens=37,quant=q8_0,dtype=bf16")}) {
+    SCOPED_TRACE(o);
+    Params p = Params::defaults(k->axes());
+    const Params extra = Params::parse(o);
+    for (const auto& [name, value] : extra.values()) p.set(name, value);
+    ASSERT_FALSE(k->check(p).has_value());
+    const auto fixed = k->bind(p, "fixed");
+    const GuardedBuffers bufs(fixed->buffers());
+    fixed->fill_inputs(7, bufs, stream.get());
+    stream.synchronize();
+    const std::vector<std::uint8_t> want = dst_after(*k, p, "fixed", bufs, limits_, stream.get());
+    const std::vector<std::uint8_t> got = dst_after(*k, p, "by_expert", bufs, limits_, stream.get());
+    ASSERT_EQ(got.size(), want.size());
+    std::uint64_t differing = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) differing += got[i] != want[i];
+    EXPECT_EQ(differing, 0u);
+    EXPECT_TRUE(bufs.guard_violations().empty());
+  }
 }
 
 // Down projection: top_k 1 over tokens*top_k = 65536 activation rows (gemma-4 down: 2816 x 704).

@@ -1,0 +1,240 @@
+// The by_expert moe_vec's plan (docs/KERNELS.md, "Ours: by_expert"): every launch of the call
+// (quantize, the three pre-pass launches, the GEMV) in order with its geometry; the GEMV's grid
+// (row tiles, used-expert slots) tiled at the x and y limits and covering every (slot, row) once;
+// the index ranges of the 32- and 64-bit instantiations, including the pre-pass's, at pair counts
+// near 2^31 and 2^32; the scratch layout; never refused up to the axes' ends.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "gridfuzz/gguf/formats.hpp"
+#include "launch_geometry.hpp"
+#include "plan_test_support.hpp"
+
+namespace gridfuzz::gguf::testing {
+namespace {
+
+const auto moe = make_moe_vec_kernel();
+constexpr u128 k2to32 = u128{1} << 32;
+
+std::string tk(std::uint64_t tokens, std::uint64_t top_k) {
+  return "tokens=" + std::to_string(tokens) + ",top_k=" + std::to_string(top_k);
+}
+
+LaunchPlan plan_of(const std::string& overrides, const DeviceLimits& limits = sm90()) {
+  const Params p = params_for(*moe, overrides);
+  if (auto err = moe->check(p)) ADD_FAILURE() << *err;
+  return moe->plan(p, "by_expert", limits);
+}
+
+const LaunchSpec& launch_named(const LaunchPlan& plan, const std::string& name) {
+  for (const LaunchSpec& l : plan.launches)
+    if (l.name == name) return l;
+  throw std::out_of_range("no launch named " + name);
+}
+
+const IndexRange& range_named(const LaunchPlan& plan, const std::string& name) {
+  for (const IndexRange& r : plan.indices)
+    if (r.name == name) return r;
+  throw std::out_of_range("no index named " + name);
+}
+
+MoeCallShape shape(std::uint64_t tokens, std::uint64_t top_k, std::uint64_t experts, std::uint64_t rows = 1408,
+                   std::uint64_t cols = 2816) {
+  MoeCallShape s;
+  s.tokens = tokens;
+  s.top_k = top_k;
+  s.experts = experts;
+  s.rows = rows;
+  s.cols = cols;
+  return s;
+}
+
+TEST(ByExpertPlan, IsAVariantOfMoeVecOnly) {
+  const auto v = moe->variants();
+  EXPECT_NE(std::find(v.begin(), v.end(), "by_expert"), v.end());
+  const auto mv = make_mmvq_kernel()->variants();
+  EXPECT_EQ(std::find(mv.begin(), mv.end(), "by_expert"), mv.end());
+  MoeCallShape dense = shape(8, 1, 1);
+  dense.dense = true;
+  EXPECT_THROW(expert_group_launches(GemvGeometry::by_expert, dense), std::invalid_argument);
+  EXPECT_THROW(gemv_launches(GemvGeometry::by_expert, dense, sm90()), std::invalid_argument);
+}
+
+// gemma-4 gate/up at 8 tokens: quantize (one tile), count, scan, scatter, then the GEMV over
+// 1408/4 row tiles and min(128, 64) expert slots.
+TEST(ByExpertPlan, EveryLaunchOfTheCallInOrder) {
+  const LaunchPlan plan = plan_of(tk(8, 8));
+  ASSERT_EQ(plan.launches.size(), 5u);
+  EXPECT_EQ(plan.launches[0].name, "quantize_q8_1");
+  EXPECT_EQ(plan.launches[0].grid, (Dim3{3072 / 256, 8, 1}));
+  EXPECT_EQ(plan.launches[1].name, "moe_expert_count");
+  EXPECT_EQ(plan.launches[1].grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(plan.launches[1].block, (Dim3{256, 1, 1}));
+  EXPECT_EQ(plan.launches[2].name, "moe_expert_scan");
+  EXPECT_EQ(plan.launches[2].grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(plan.launches[2].block, (Dim3{1024, 1, 1}));
+  EXPECT_EQ(plan.launches[3].name, "moe_expert_scatter");
+  EXPECT_EQ(plan.launches[3].grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(plan.launches[4].name, "moe_vec_by_expert");
+  EXPECT_EQ(plan.launches[4].grid, (Dim3{352, 64, 1}));
+  EXPECT_EQ(plan.launches[4].block, (Dim3{128, 1, 1}));
+}
+
+// Experts that no pair can use get no block: the slots are min(experts, pairs).
+TEST(ByExpertPlan, SlotsAreTheExpertsThePairsCanUse) {
+  EXPECT_EQ(plan_of(tk(1, 8)).launches.back().grid.y, 8u);
+  EXPECT_EQ(plan_of(tk(1, 1) + ",experts=4096").launches.back().grid.y, 1u);
+  EXPECT_EQ(plan_of(tk(64, 8)).launches.back().grid.y, 128u);
+  EXPECT_EQ(plan_of(tk(8192, 8) + ",experts=4096").launches.back().grid.y, 4096u);
+  EXPECT_EQ(plan_of(tk(100000, 1) + ",experts=1").launches.back().grid.y, 1u);
+  // A last row tile of 1 row (1409 = 352*4 + 1).
+  EXPECT_EQ(plan_of(tk(8, 8) + ",rows=1409").launches.back().grid.x, 353u);
+}
+
+// The count and scatter grids stop at kExpertGroupMaxBlocks and stride over the rest.
+TEST(ByExpertPlan, PrePassGridIsCapped) {
+  EXPECT_EQ(launch_named(plan_of(tk(8192, 8)), "moe_expert_count").grid.x, 65536u / 256);
+  const LaunchPlan big = plan_of(tk(1u << 20, 8));
+  EXPECT_EQ(launch_named(big, "moe_expert_count").grid.x, kExpertGroupMaxBlocks);
+  EXPECT_EQ(launch_named(big, "moe_expert_scatter").grid.x, kExpertGroupMaxBlocks);
+  EXPECT_EQ(launch_named(big, "moe_expert_scan").grid, (Dim3{1, 1, 1}));
+  // 2^20 activation rows: 17 quantize tiles of 65535 rows first, then the pre-pass and the GEMV.
+  ASSERT_EQ(big.launches.size(), 17u + 3 + 1);
+  EXPECT_EQ(big.launches[17].name, "moe_expert_count");
+  EXPECT_EQ(big.launches.back().name, "moe_vec_by_expert");
+}
+
+// With small limits, the GEMV is tiled at the x and y limits, each launch within them, and the
+// launches cover every (expert slot, row) exactly once.
+TEST(ByExpertPlan, TilesAtTheGridLimitsAndCoversEverySlotAndRowOnce) {
+  DeviceLimits small = sm90();
+  small.max_grid_x = 7;
+  small.max_grid_y = 5;
+  for (const auto& [experts, pairs_tokens, rows] :
+       {std::tuple{128, 64, 1408}, {23, 2, 29}, {4096, 1000, 4}, {5, 1, 28}, {6, 8, 1}}) {
+    const MoeCallShape s = shape(pairs_tokens, 1, experts, rows, 32);
+    const std::uint64_t slots = std::min<std::uint64_t>(experts, s.pairs());
+    std::map<std::pair<std::uint64_t, std::uint64_t>, int> seen;
+    for (const GemvLaunch& l : gemv_launches(GemvGeometry::by_expert, s, small)) {
+      EXPECT_LE(l.spec.grid.x, small.max_grid_x);
+      EXPECT_LE(l.spec.grid.y, small.max_grid_y);
+      EXPECT_EQ(l.spec.grid.z, 1u);
+      EXPECT_EQ(l.row_offset % kByExpertRowsPerBlock, 0u);
+      for (std::uint64_t y = 0; y < l.spec.grid.y; ++y)
+        for (std::uint64_t x = 0; x < l.spec.grid.x; ++x)
+          for (std::uint64_t w = 0; w < kByExpertRowsPerBlock; ++w) {
+            const std::uint64_t row = l.row_offset + x * kByExpertRowsPerBlock + w;
+            if (row < s.rows) ++seen[{l.expert_slot_offset + y, row}];
+          }
+    }
+    EXPECT_EQ(seen.size(), slots * s.rows) << experts << " " << rows;
+    for (const auto& [at, n] : seen) {
+      EXPECT_EQ(n, 1);
+      EXPECT_LT(at.first, slots);
+    }
+  }
+}
+
+// The real y limit is 65535; the experts axis stops at 4096 (one scan block), so one launch on
+// every preset, and more experts than the scan can take are refused by the host, not launched.
+TEST(ByExpertPlan, ExpertsBeyondTheScanAreRefusedByTheHost) {
+  const LaunchPlan plan = plan_of(tk(8191, 8) + ",experts=4096");
+  ASSERT_EQ(plan.launches.size(), 1u + 3u + 1u);
+  EXPECT_EQ(plan.launches.back().grid.y, 4096u);
+  EXPECT_NO_THROW(expert_group_launches(GemvGeometry::by_expert, shape(1, 1, kExpertGroupMaxExperts)));
+  EXPECT_THROW(expert_group_launches(GemvGeometry::by_expert, shape(1, 1, kExpertGroupMaxExperts + 1)),
+               std::invalid_argument);
+  EXPECT_TRUE(expert_group_launches(GemvGeometry::fixed, shape(1, 1, 8)).empty());
+}
+
+// Below every 32-bit bound: the 32-bit instantiation (uint32 list entries, 4 bytes each); the
+// pre-pass's offsets and strided pair index are uint64 always.
+TEST(ByExpertPlan, NarrowKernelAtTheDecodeShapes) {
+  const LaunchPlan plan = plan_of(tk(64, 8));
+  EXPECT_EQ(range_named(plan, "dst_index").type, IndexType::uint32);
+  EXPECT_EQ(range_named(plan, "group_list_entry").type, IndexType::uint32);
+  EXPECT_EQ(range_named(plan, "group_list_entry").max_value, u128{511});
+  EXPECT_EQ(range_named(plan, "group_offset").type, IndexType::uint64);
+  EXPECT_EQ(range_named(plan, "group_pair_index").max_value, u128{511} + 2 * 256);  // 2 blocks of 256
+  EXPECT_EQ(range_named(plan, "group_expert_id").max_value, u128{127});
+  EXPECT_EQ(expert_group_layout(gguf::moe_shape_from(params_for(*moe, tk(64, 8))), GemvIndexWidth::bits32).list_entry_bytes,
+            4u);
+}
+
+// dst_index = pairs*rows - 1 crosses 2^32 at 3,050,403 pairs of 1408 rows (moe_vec_plan_test):
+// the same boundary moves by_expert to the 64-bit kernel, list entries included.
+TEST(ByExpertPlan, WideKernelFromTheDstBoundary) {
+  for (const auto& [tokens, top_k, want] : {std::tuple{1'016'800, 3, IndexType::uint32}, {1'016'801, 3, IndexType::int64}}) {
+    const LaunchPlan plan = plan_of(tk(tokens, top_k));
+    EXPECT_EQ(range_named(plan, "dst_index").type, want);
+    EXPECT_EQ(range_named(plan, "group_list_entry").type, want);
+    const Prediction pr = predict(plan, sm90());
+    EXPECT_EQ(pr.outcome, "accept") << pr.detail;
+    EXPECT_EQ(pr.index_wrap(), "safe");
+  }
+}
+
+// pairs near 2^31 and at 2^32 (tokens 2^26, top_k 64: the axes' ends): accepted, nothing wraps,
+// and the strided pair index passes 2^32 in uint64 where a uint32 loop counter would wrap.
+TEST(ByExpertPlan, PairCountsNear2To31And2To32) {
+  for (const auto& [tokens, top_k] : {std::pair{(1u << 25) - 1, 64}, {1u << 25, 64}, {(1u << 26) - 1, 64}, {1u << 26, 64}}) {
+    const std::string o = tk(tokens, top_k) + ",rows=1,cols=32";
+    SCOPED_TRACE(o);
+    const LaunchPlan plan = plan_of(o);
+    const Prediction pr = predict(plan, sm90());
+    EXPECT_EQ(pr.outcome, "accept") << pr.detail;
+    EXPECT_EQ(pr.index_wrap(), "safe");
+    const u128 pairs = u128{tokens} * top_k;
+    EXPECT_EQ(range_named(plan, "group_list_entry").max_value, pairs - 1);
+    EXPECT_EQ(range_named(plan, "group_offset").max_value, pairs);
+    EXPECT_EQ(launch_named(plan, "moe_expert_count").grid.x, kExpertGroupMaxBlocks);
+    if (pairs == k2to32) {
+      EXPECT_GE(range_named(plan, "group_pair_index").max_value, k2to32);  // why it is uint64
+      EXPECT_EQ(range_named(plan, "group_offset").type, IndexType::uint64);
+    }
+    // The list entry takes the GEMV's width (here int64: token*token_stride passes 2^32).
+    EXPECT_EQ(range_named(plan, "group_list_entry").type, range_named(plan, "dst_index").type);
+    EXPECT_EQ(range_named(plan, "act_offset").type, IndexType::int64);
+  }
+}
+
+TEST(ByExpertPlan, ScratchLayoutIsAlignedAndSizedInCheckedArithmetic) {
+  const MoeCallShape s = shape(8, 8, 128);
+  const ExpertGroupLayout l = expert_group_layout(s, GemvIndexWidth::bits32);
+  EXPECT_EQ(l.counts, 0u);
+  EXPECT_EQ(l.offsets, 128u * 8);
+  EXPECT_EQ(l.cursor, 128u * 8 + 129 * 8 + 8);  // 1032 rounded up to 1040
+  for (std::uint64_t at : {l.counts, l.offsets, l.cursor, l.used, l.n_used, l.list}) EXPECT_EQ(at % 16, 0u);
+  EXPECT_LT(l.n_used, l.list);
+  EXPECT_GE(l.bytes, l.list + 64 * 4);
+  EXPECT_EQ(expert_group_layout(s, GemvIndexWidth::bits64).bytes - l.list, 64u * 8);
+  // 2^32 pairs of 8-byte entries: 32 GiB of list, exactly.
+  const ExpertGroupLayout big = expert_group_layout(shape(1u << 26, 64, 4096), GemvIndexWidth::bits64);
+  EXPECT_EQ(big.bytes - big.list, std::uint64_t{1} << 35);
+}
+
+RC_GTEST_PROP(ByExpertPlanProperty, NeverRefusedNothingWraps, ()) {
+  const auto tokens = *rc::gen::inRange<std::uint64_t>(1, (1u << 26) + 1);
+  const auto experts = *rc::gen::inRange<std::uint64_t>(1, 4097);
+  const auto top_k = *rc::gen::inRange<std::uint64_t>(1, std::min<std::uint64_t>(experts, 64) + 1);
+  const auto rows = *rc::gen::inRange<std::uint64_t>(1, (1u << 20) + 1);
+  const auto proj = *rc::gen::element<std::string>("gate_up", "down");
+  const auto quant = *rc::gen::elementOf(weight_quant_types());
+  const auto cols = quant_traits(quant).qk * *rc::gen::inRange<std::uint64_t>(1, 64);
+  const std::string params = tk(tokens, top_k) + ",experts=" + std::to_string(experts) + ",rows=" +
+                             std::to_string(rows) + ",cols=" + std::to_string(cols) + ",proj=" + proj +
+                             ",quant=" + std::string(to_string(quant));
+  const Prediction pr = predict_for(*moe, "by_expert", params);
+  RC_ASSERT(pr.outcome == "accept");
+  RC_ASSERT(pr.index_wrap() == "safe");
+  const LaunchPlan plan = moe->plan(params_for(*moe, params), "by_expert", sm90());
+  RC_ASSERT(plan.launches.back().grid.y == std::min(experts, tokens * top_k));
+}
+
+}  // namespace
+}  // namespace gridfuzz::gguf::testing
