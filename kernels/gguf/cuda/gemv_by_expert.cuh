@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(kExpertScanThreads) moe_expert_scan(ExpertGrou
   constexpr int threads = static_cast<int>(kExpertScanThreads);
   __shared__ unsigned long long s_pairs[threads];
   __shared__ unsigned s_used[threads];
+  static_assert(sizeof(s_pairs) + sizeof(s_used) == kExpertScanSmemBytes);
   const int t = static_cast<int>(threadIdx.x);
   unsigned long long c[per];
   unsigned long long pairs = 0;
@@ -100,8 +101,8 @@ __global__ void __launch_bounds__(kExpertGroupThreads) moe_expert_scatter(Expert
 // before any is used: the DRAM stream), then read by block_dot once per pair. A chunk is at most
 // kStageBytes, a whole number of `step`s of blocks so that every lane's block sequence continues
 // across chunks exactly as in gemv_tiled.
-inline constexpr int kStageBytes = 3456;  // 4 warps x (3456 + 16) B: 16 blocks of 128 threads per SM fit
-inline constexpr int kPairBatch = 4;      // pairs whose sums a lane holds at once
+inline constexpr int kStageBytes = static_cast<int>(kByExpertStageBytes);
+inline constexpr int kPairBatch = 4;  // pairs whose sums a lane holds at once
 
 template <QuantType T>
 __host__ __device__ constexpr int stage_chunk_blocks() {
@@ -141,6 +142,7 @@ __global__ void __launch_bounds__(32 * kByExpertRowsPerBlock) gemv_by_expert(Gem
   static_assert(chunk >= step && chunk * block_bytes <= kStageBytes);
   constexpr int warps = static_cast<int>(kByExpertRowsPerBlock);
   __shared__ alignas(16) std::uint8_t stage[warps][kStageBytes + 16];
+  static_assert(sizeof(stage) == kByExpertSmemBytes);
 
   const std::uint64_t slot = g.expert_slot_offset + blockIdx.y;
   if (slot >= *g.n_used) return;  // fewer experts used than slots: the block does nothing

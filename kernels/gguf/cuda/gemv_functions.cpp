@@ -24,7 +24,7 @@ const device::Function& gemv_function(GemvKernelFamily family, GemvIndexWidth wi
     case GemvKernelFamily::by_expert: symbol = gemv_by_expert_symbol(t, d, width); name += "by_expert"; break;
   }
   if (family != GemvKernelFamily::legacy) name += width == GemvIndexWidth::bits32 ? "_idx32" : "_idx64";
-  name += "<" + std::string(quant_traits(t).name) + "," + to_string(d) + ">";
+  name.append("<").append(quant_traits(t).name).append(",").append(to_string(d)).append(">");
   return cache.emplace(key, device::Function::from_symbol(symbol, name)).first->second;
 }
 

@@ -117,6 +117,7 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
       if (s.dense) throw std::invalid_argument("gemv_launches: by_expert needs expert ids (not mmvq)");
       LaunchSpec base = gemv_spec("moe_vec_by_expert", {1, 1, 1});
       base.block = {32 * kByExpertRowsPerBlock, 1, 1};
+      base.func.static_smem_bytes = kByExpertSmemBytes;
       const std::uint64_t slots = std::min(s.experts, pairs);
       const std::uint64_t rows_per_launch = limits.max_grid_x * kByExpertRowsPerBlock;
       for (std::uint64_t e0 = 0; e0 < slots; e0 += limits.max_grid_y)
@@ -159,6 +160,7 @@ std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape
   scan.name = "moe_expert_scan";
   scan.grid = {1, 1, 1};
   scan.block = {kExpertScanThreads, 1, 1};
+  scan.func.static_smem_bytes = kExpertScanSmemBytes;
   scatter.name = "moe_expert_scatter";
   return {count, scan, scatter};
 }

@@ -69,6 +69,11 @@ struct GemvLaunch {
 // expert_slot_offset + blockIdx.y. Grid (row tiles, expert slots, 1), both tiled at the device's
 // x and y limits; the slots are min(experts, pairs) (at most that many experts can be used).
 inline constexpr std::uint64_t kByExpertRowsPerBlock = 4;
+// Each warp stages its weight row in shared memory in chunks of at most kByExpertStageBytes (plus
+// 16 for the source's alignment): the kernel's static shared memory, which the plan declares.
+// 4 x 3472 bytes: 16 blocks of 128 threads (the SM's 2048 threads) fit an SM's 228 KiB.
+inline constexpr std::uint64_t kByExpertStageBytes = 3456;
+inline constexpr std::uint64_t kByExpertSmemBytes = kByExpertRowsPerBlock * (kByExpertStageBytes + 16);
 // The pre-pass (docs/KERNELS.md, "Ours: by_expert"): count, scan, scatter. count and scatter
 // stride over the pairs with at most kExpertGroupMaxBlocks blocks of kExpertGroupThreads; scan is
 // one block of kExpertScanThreads threads, each taking kExpertScanPerThread experts, so the
@@ -78,6 +83,7 @@ inline constexpr std::uint64_t kExpertGroupMaxBlocks = 4096;
 inline constexpr std::uint64_t kExpertScanThreads = 1024;
 inline constexpr std::uint64_t kExpertScanPerThread = 4;
 inline constexpr std::uint64_t kExpertGroupMaxExperts = kExpertScanThreads * kExpertScanPerThread;
+inline constexpr std::uint64_t kExpertScanSmemBytes = kExpertScanThreads * (8 + 4);  // pair and used-expert sums
 
 std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits);
 

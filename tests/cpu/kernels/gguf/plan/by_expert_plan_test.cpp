@@ -78,11 +78,15 @@ TEST(ByExpertPlan, EveryLaunchOfTheCallInOrder) {
   EXPECT_EQ(plan.launches[2].name, "moe_expert_scan");
   EXPECT_EQ(plan.launches[2].grid, (Dim3{1, 1, 1}));
   EXPECT_EQ(plan.launches[2].block, (Dim3{1024, 1, 1}));
+  EXPECT_EQ(plan.launches[2].func.static_smem_bytes, 1024u * 12);
   EXPECT_EQ(plan.launches[3].name, "moe_expert_scatter");
   EXPECT_EQ(plan.launches[3].grid, (Dim3{1, 1, 1}));
   EXPECT_EQ(plan.launches[4].name, "moe_vec_by_expert");
   EXPECT_EQ(plan.launches[4].grid, (Dim3{352, 64, 1}));
   EXPECT_EQ(plan.launches[4].block, (Dim3{128, 1, 1}));
+  // The staged rows' static shared memory, declared so the Predictor checks it (48 KiB default).
+  EXPECT_EQ(plan.launches[4].func.static_smem_bytes, 4u * (3456 + 16));
+  EXPECT_LE(plan.launches[4].func.static_smem_bytes, sm90().smem_per_block);
 }
 
 // Experts that no pair can use get no block: the slots are min(experts, pairs).
