@@ -39,6 +39,17 @@ struct GemvArgs {
   int pairs_on_z = 0;
 };
 
+// by_expert: the part [lo, hi) of an expert's `count` pairs that slice z of `slices` takes: equal
+// slices of ceil(count/slices) pairs, the last ones short or empty (lo >= count: nothing).
+struct PairSlice {
+  std::uint64_t lo = 0, hi = 0;
+};
+GRIDFUZZ_FORMATS_HD inline PairSlice pair_slice(std::uint64_t count, std::uint64_t slices, std::uint64_t z) {
+  const std::uint64_t per = (count + slices - 1) / slices;  // count < 2^63: no overflow
+  const std::uint64_t lo = per * z, hi = lo + per;
+  return {lo < count ? lo : count, hi < count ? hi : count};
+}
+
 // The second parameter of by_expert's kernels: its scratch (launch_geometry.hpp,
 // ExpertGroupLayout) and the ids. `list` holds pair indices of the GEMV's index type.
 struct ExpertGroupArgs {

@@ -151,7 +151,11 @@ __global__ void __launch_bounds__(32 * kByExpertRowsPerBlock) gemv_by_expert(Gem
   const Index row = static_cast<Index>(a.row_offset) + static_cast<Index>(blockIdx.x) * warps + warp;
   if (row >= nrows) return;  // the whole warp
   const Index expert = static_cast<Index>(g.used[slot]);
-  const std::uint64_t begin = g.offsets[expert], end = g.offsets[expert + 1];
+  // This block's slice of the expert's pairs: gridDim.z equal slices (launch_geometry.hpp).
+  const std::uint64_t first = g.offsets[expert];
+  const PairSlice mine = pair_slice(g.offsets[expert + 1] - first, gridDim.z, blockIdx.z);
+  if (mine.lo >= mine.hi) return;  // the whole block: an expert with fewer pairs than slices
+  const std::uint64_t begin = first + mine.lo, end = first + mine.hi;
   const Index row_block = (expert * nrows + row) * static_cast<Index>(a.blocks_per_row);
   const std::uint8_t* w = a.weights + static_cast<std::uint64_t>(row_block) * block_bytes;
   const Index* list = static_cast<const Index*>(g.list);

@@ -119,12 +119,13 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
       base.block = {32 * kByExpertRowsPerBlock, 1, 1};
       base.func.static_smem_bytes = kByExpertSmemBytes;
       const std::uint64_t slots = std::min(s.experts, pairs);
+      const std::uint64_t slices = std::clamp<std::uint64_t>(ceil_div(pairs, kByExpertPairsPerSlice), 1, limits.max_grid_z);
       const std::uint64_t rows_per_launch = limits.max_grid_x * kByExpertRowsPerBlock;
       for (std::uint64_t e0 = 0; e0 < slots; e0 += limits.max_grid_y)
         for (std::uint64_t r0 = 0; r0 < s.rows; r0 += rows_per_launch) {
           LaunchSpec l = base;
           l.grid = {ceil_div(std::min(rows_per_launch, s.rows - r0), kByExpertRowsPerBlock),
-                    std::min(limits.max_grid_y, slots - e0), 1};
+                    std::min(limits.max_grid_y, slots - e0), slices};
           GemvLaunch gl{l, 0, r0, false};
           gl.expert_slot_offset = e0;
           out.push_back(gl);

@@ -66,9 +66,14 @@ struct GemvLaunch {
 
 // by_expert's GEMV: a block of kByExpertRowsPerBlock warps, warp w owning weight row
 // row_offset + blockIdx.x*kByExpertRowsPerBlock + w of the expert in used-expert slot
-// expert_slot_offset + blockIdx.y. Grid (row tiles, expert slots, 1), both tiled at the device's
-// x and y limits; the slots are min(experts, pairs) (at most that many experts can be used).
+// expert_slot_offset + blockIdx.y, and slice blockIdx.z of that expert's pairs (of gridDim.z
+// equal slices). Grid (row tiles, expert slots, slices): rows and slots tiled at the device's x
+// and y limits; the slots are min(experts, pairs) (at most that many experts can be used); the
+// slices ceil(pairs / kByExpertPairsPerSlice), at most the z limit: 1 up to 4096 pairs (decode:
+// each used expert's rows read once), more for prefill-sized calls, so that an expert used by
+// millions of pairs is not one block's serial loop.
 inline constexpr std::uint64_t kByExpertRowsPerBlock = 4;
+inline constexpr std::uint64_t kByExpertPairsPerSlice = 4096;
 // Each warp stages its weight row in shared memory in chunks of at most kByExpertStageBytes (plus
 // 16 for the source's alignment): the kernel's static shared memory, which the plan declares.
 // 4 x 3472 bytes: 16 blocks of 128 threads (the SM's 2048 threads) fit an SM's 228 KiB.

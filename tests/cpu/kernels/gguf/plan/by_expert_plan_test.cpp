@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "gemv_args.hpp"
 #include "gridfuzz/gguf/formats.hpp"
 #include "launch_geometry.hpp"
 #include "plan_test_support.hpp"
@@ -127,7 +128,7 @@ TEST(ByExpertPlan, TilesAtTheGridLimitsAndCoversEverySlotAndRowOnce) {
     for (const GemvLaunch& l : gemv_launches(GemvGeometry::by_expert, s, small)) {
       EXPECT_LE(l.spec.grid.x, small.max_grid_x);
       EXPECT_LE(l.spec.grid.y, small.max_grid_y);
-      EXPECT_EQ(l.spec.grid.z, 1u);
+      EXPECT_EQ(l.spec.grid.z, std::min<std::uint64_t>(ceil_div(s.pairs(), kByExpertPairsPerSlice), small.max_grid_z));
       EXPECT_EQ(l.row_offset % kByExpertRowsPerBlock, 0u);
       for (std::uint64_t y = 0; y < l.spec.grid.y; ++y)
         for (std::uint64_t x = 0; x < l.spec.grid.x; ++x)
@@ -142,6 +143,40 @@ TEST(ByExpertPlan, TilesAtTheGridLimitsAndCoversEverySlotAndRowOnce) {
       EXPECT_LT(at.first, slots);
     }
   }
+}
+
+// Pairs sliced along z: one slice up to kByExpertPairsPerSlice pairs (decode reads each used
+// expert's rows once), one more per 4096 pairs after, never more than the z limit (2^32 pairs).
+TEST(ByExpertPlan, SlicesAlongZStayWithinTheLimit) {
+  EXPECT_EQ(plan_of(tk(64, 8)).launches.back().grid.z, 1u);
+  EXPECT_EQ(plan_of(tk(512, 8)).launches.back().grid.z, 1u);    // 4096 pairs
+  EXPECT_EQ(plan_of(tk(513, 8)).launches.back().grid.z, 2u);    // 4104
+  EXPECT_EQ(plan_of(tk(8192, 8)).launches.back().grid.z, 16u);  // 65536
+  const LaunchPlan top = plan_of(tk(1u << 26, 64) + ",rows=1,cols=32");  // 2^32 pairs: 2^20 wanted
+  EXPECT_EQ(top.launches.back().grid.z, sm90().max_grid_z);
+  EXPECT_EQ(predict(top, sm90()).outcome, "accept");
+  DeviceLimits small = sm90();
+  small.max_grid_z = 3;
+  EXPECT_EQ(gemv_launches(GemvGeometry::by_expert, shape(100000, 1, 8), small).back().spec.grid.z, 3u);
+}
+
+// The slices of one expert's pairs cover them exactly once, whatever the count and slice number
+// (the device kernel calls the same pair_slice).
+TEST(ByExpertPlan, PairSlicesCoverEveryPairOnce) {
+  for (std::uint64_t count : {0ull, 1ull, 3ull, 4ull, 4095ull, 4097ull, 65537ull, 1000003ull})
+    for (std::uint64_t slices : {1ull, 2ull, 3ull, 16ull, 65535ull}) {
+      std::uint64_t next = 0;
+      for (std::uint64_t z = 0; z < slices; ++z) {
+        const PairSlice s = pair_slice(count, slices, z);
+        if (s.lo >= s.hi) continue;
+        EXPECT_EQ(s.lo, next) << count << " " << slices << " " << z;
+        next = s.hi;
+      }
+      EXPECT_EQ(next, count) << count << " " << slices;
+    }
+  // Near 2^32 pairs on one expert with 65535 slices: no overflow, the last slice ends at count.
+  const std::uint64_t big = std::uint64_t{1} << 32;
+  EXPECT_EQ(pair_slice(big, 65535, 65534).hi, big);
 }
 
 // The real y limit is 65535; the experts axis stops at 4096 (one scan block), so one launch on
@@ -238,6 +273,7 @@ RC_GTEST_PROP(ByExpertPlanProperty, NeverRefusedNothingWraps, ()) {
   RC_ASSERT(pr.index_wrap() == "safe");
   const LaunchPlan plan = moe->plan(params_for(*moe, params), "by_expert", sm90());
   RC_ASSERT(plan.launches.back().grid.y == std::min(experts, tokens * top_k));
+  RC_ASSERT(plan.launches.back().grid.z >= 1 && plan.launches.back().grid.z <= sm90().max_grid_z);
 }
 
 }  // namespace
