@@ -20,8 +20,8 @@
 //     must read from DRAM at least.
 //   distinct_expert_GBps: distinct_expert_bytes over the median call time (events around the whole
 //     call), in 1e9 bytes per second: "the read rate of the distinct experts' bytes" of issue #33.
-//     Divided by the copy benchmark's GBps_median / 2 (it counts read + write) it is the fraction
-//     of the device's read rate the call reaches.
+//     Divided by the copy benchmark's GBps_median (its read and written bytes over its time: what
+//     the device's DRAM moves per second) it is the share of the DRAM rate the call reaches.
 //   kernel_us_median, distinct_expert_GBps_kernel: the same with the median kernel time (CUPTI:
 //     the time in which any kernel of the call ran, quantize and pre-pass included; absent when
 //     CUPTI cannot record), which leaves out the host's launch gaps.
