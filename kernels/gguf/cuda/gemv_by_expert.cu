@@ -25,6 +25,9 @@ const void* expert_group_symbol(ExpertGroupStep step, GemvIndexWidth width) {
     case ExpertGroupStep::scatter:
       if (width == GemvIndexWidth::bits32) return reinterpret_cast<const void*>(&device_code::moe_expert_scatter<std::uint32_t>);
       return reinterpret_cast<const void*>(&device_code::moe_expert_scatter<std::uint64_t>);
+    case ExpertGroupStep::one_block:
+      if (width == GemvIndexWidth::bits32) return reinterpret_cast<const void*>(&device_code::moe_expert_group<std::uint32_t>);
+      return reinterpret_cast<const void*>(&device_code::moe_expert_group<std::uint64_t>);
   }
   return nullptr;
 }

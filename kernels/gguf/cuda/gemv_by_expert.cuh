@@ -35,21 +35,22 @@ __global__ void __launch_bounds__(kExpertGroupThreads) moe_expert_count(ExpertGr
   }
 }
 
-// One block: exclusive scan of the counts into offsets (and the scatter's cursor), and the list of
-// the used experts in ascending order. Thread t owns experts [t*per, t*per + per).
-__global__ void __launch_bounds__(kExpertScanThreads) moe_expert_scan(ExpertGroupArgs g) {
+// Run by all kExpertScanThreads threads of one block: the exclusive scan of the experts' counts
+// (count_of(e)) into offsets, each expert's first place handed to set_cursor(e, at), and the list
+// of the used experts in ascending order with their number. Thread t owns experts
+// [t*per, t*per + per). s_pairs and s_used: kExpertScanThreads entries each.
+template <class CountOf, class SetCursor>
+__device__ __forceinline__ void scan_expert_counts(const ExpertGroupArgs& g, CountOf count_of, SetCursor set_cursor,
+                                                   unsigned long long* s_pairs, unsigned* s_used) {
   constexpr int per = static_cast<int>(kExpertScanPerThread);
   constexpr int threads = static_cast<int>(kExpertScanThreads);
-  __shared__ unsigned long long s_pairs[threads];
-  __shared__ unsigned s_used[threads];
-  static_assert(sizeof(s_pairs) + sizeof(s_used) == kExpertScanSmemBytes);
   const int t = static_cast<int>(threadIdx.x);
   unsigned long long c[per];
   unsigned long long pairs = 0;
   unsigned used = 0;
   for (int j = 0; j < per; ++j) {
     const std::uint64_t e = std::uint64_t(t) * per + j;
-    c[j] = e < g.experts ? g.counts[e] : 0;
+    c[j] = e < g.experts ? count_of(e) : 0;
     pairs += c[j];
     used += c[j] != 0;
   }
@@ -70,13 +71,51 @@ __global__ void __launch_bounds__(kExpertScanThreads) moe_expert_scan(ExpertGrou
     const std::uint64_t e = std::uint64_t(t) * per + j;
     if (e >= g.experts) break;
     g.offsets[e] = at;
-    g.cursor[e] = at;
+    set_cursor(e, at);
     if (c[j] != 0) g.used[slot++] = static_cast<std::uint32_t>(e);
     at += c[j];
   }
   if (t == threads - 1) {
     g.offsets[g.experts] = s_pairs[t];
     *g.n_used = s_used[t];
+  }
+}
+
+// The multi-block path's scan: counts and cursors in the scratch.
+__global__ void __launch_bounds__(kExpertScanThreads) moe_expert_scan(ExpertGroupArgs g) {
+  __shared__ unsigned long long s_pairs[kExpertScanThreads];
+  __shared__ unsigned s_used[kExpertScanThreads];
+  static_assert(sizeof(s_pairs) + sizeof(s_used) == kExpertScanSmemBytes);
+  scan_expert_counts(
+      g, [&](std::uint64_t e) { return g.counts[e]; }, [&](std::uint64_t e, unsigned long long at) { g.cursor[e] = at; },
+      s_pairs, s_used);
+}
+
+// Up to kExpertGroupOneBlockPairs pairs (every decode call): count, scan and scatter in one block,
+// counts and cursors in shared memory (32-bit: fewer than 2^32 pairs), so the pre-pass is one
+// launch and needs no zeroed scratch.
+template <class Index>
+__global__ void __launch_bounds__(kExpertScanThreads) moe_expert_group(ExpertGroupArgs g) {
+  __shared__ unsigned s_count[kExpertGroupMaxExperts];  // the counts, then the cursors
+  __shared__ unsigned long long s_pairs[kExpertScanThreads];
+  __shared__ unsigned s_used[kExpertScanThreads];
+  static_assert(sizeof(s_count) + sizeof(s_pairs) + sizeof(s_used) == kExpertGroupOneBlockSmemBytes);
+  const unsigned t = threadIdx.x;
+  for (unsigned e = t; e < kExpertGroupMaxExperts; e += blockDim.x) s_count[e] = 0;
+  __syncthreads();
+  for (std::uint64_t p = t; p < g.pairs; p += blockDim.x) {
+    const int e = g.ids[p];
+    if (e >= 0 && static_cast<std::uint64_t>(e) < g.experts) atomicAdd(&s_count[e], 1u);
+  }
+  __syncthreads();
+  scan_expert_counts(
+      g, [&](std::uint64_t e) { return static_cast<unsigned long long>(s_count[e]); },
+      [&](std::uint64_t e, unsigned long long at) { s_count[e] = static_cast<unsigned>(at); }, s_pairs, s_used);
+  __syncthreads();
+  Index* list = static_cast<Index*>(g.list);
+  for (std::uint64_t p = t; p < g.pairs; p += blockDim.x) {
+    const int e = g.ids[p];
+    if (e >= 0 && static_cast<std::uint64_t>(e) < g.experts) list[atomicAdd(&s_count[e], 1u)] = static_cast<Index>(p);
   }
 }
 

@@ -32,13 +32,15 @@ const device::Function& expert_group_function(ExpertGroupStep step, GemvIndexWid
   static std::mutex mutex;
   static std::map<std::pair<ExpertGroupStep, GemvIndexWidth>, device::Function> cache;
   const std::lock_guard lock(mutex);
-  if (step != ExpertGroupStep::scatter) width = GemvIndexWidth::bits64;  // one instantiation
+  const bool by_width = step == ExpertGroupStep::scatter || step == ExpertGroupStep::one_block;
+  if (!by_width) width = GemvIndexWidth::bits64;  // one instantiation
   const auto key = std::make_pair(step, width);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::string name = step == ExpertGroupStep::count  ? "moe_expert_count"
-                     : step == ExpertGroupStep::scan ? "moe_expert_scan"
-                                                     : "moe_expert_scatter";
-  if (step == ExpertGroupStep::scatter) name += width == GemvIndexWidth::bits32 ? "_idx32" : "_idx64";
+  std::string name = step == ExpertGroupStep::count     ? "moe_expert_count"
+                     : step == ExpertGroupStep::scan    ? "moe_expert_scan"
+                     : step == ExpertGroupStep::scatter ? "moe_expert_scatter"
+                                                        : "moe_expert_group";
+  if (by_width) name += width == GemvIndexWidth::bits32 ? "_idx32" : "_idx64";
   return cache.emplace(key, device::Function::from_symbol(expert_group_symbol(step, width), name)).first->second;
 }
 

@@ -20,9 +20,9 @@ const void* gemv_pairs_x_symbol(QuantType t, OutDtype d, GemvIndexWidth w);
 const void* gemv_rows_x_symbol(QuantType t, OutDtype d, GemvIndexWidth w);
 const void* gemv_by_expert_symbol(QuantType t, OutDtype d, GemvIndexWidth w);
 
-// by_expert's pre-pass (gemv_by_expert.cuh); `width` picks the scatter's list entry type (count
-// and scan have one instantiation each).
-enum class ExpertGroupStep { count, scan, scatter };
+// by_expert's pre-pass (gemv_by_expert.cuh); `width` picks the list entry type of scatter and
+// one_block (count and scan have one instantiation each).
+enum class ExpertGroupStep { count, scan, scatter, one_block };
 const void* expert_group_symbol(ExpertGroupStep step, GemvIndexWidth width);
 const device::Function& expert_group_function(ExpertGroupStep step, GemvIndexWidth width);
 

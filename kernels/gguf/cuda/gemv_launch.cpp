@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gridfuzz/device/cuda_error.hpp"
 #include "gridfuzz/device/driver_api.hpp"
@@ -87,9 +88,14 @@ void launch_gemv_by_expert(const MoeCallShape& s, GemvArgs args, CUdeviceptr scr
   g.used = static_cast<std::uint32_t*>(at(layout.used));
   g.n_used = static_cast<std::uint32_t*>(at(layout.n_used));
   g.list = at(layout.list);
-  device::check(device::driver().cuMemsetD8Async(scratch + layout.counts, 0, s.experts * 8, stream),
-                "by_expert: zeroing " + std::to_string(s.experts) + " expert counts (" + shape_text(s) + ")");
-  const ExpertGroupStep steps[] = {ExpertGroupStep::count, ExpertGroupStep::scan, ExpertGroupStep::scatter};
+  const bool one_block = expert_group_one_block(s);
+  if (!one_block)
+    device::check(device::driver().cuMemsetD8Async(scratch + layout.counts, 0, s.experts * 8, stream),
+                  "by_expert: zeroing " + std::to_string(s.experts) + " expert counts (" + shape_text(s) + ")");
+  const std::vector<ExpertGroupStep> steps =
+      one_block ? std::vector{ExpertGroupStep::one_block}
+                : std::vector{ExpertGroupStep::count, ExpertGroupStep::scan, ExpertGroupStep::scatter};
+  if (steps.size() != pre.size()) throw std::logic_error("launch_gemv_by_expert: the plan's pre-pass is not the launcher's");
   for (std::size_t i = 0; i < pre.size(); ++i) {
     void* params[] = {&g};
     launcher.launch_checked(expert_group_function(steps[i], width), pre[i], params, stream);

@@ -153,6 +153,13 @@ std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape
   if (s.experts > kExpertGroupMaxExperts)
     throw std::invalid_argument("expert_group_launches: " + std::to_string(s.experts) + " experts > " +
                                 std::to_string(kExpertGroupMaxExperts) + " (one scan block)");
+  if (expert_group_one_block(s)) {
+    LaunchSpec one;
+    one.name = "moe_expert_group";
+    one.block = {kExpertScanThreads, 1, 1};
+    one.func.static_smem_bytes = kExpertGroupOneBlockSmemBytes;
+    return {one};
+  }
   LaunchSpec strided;
   strided.block = {kExpertGroupThreads, 1, 1};
   strided.grid = {std::clamp<std::uint64_t>(ceil_div(s.pairs(), kExpertGroupThreads), 1, kExpertGroupMaxBlocks), 1, 1};
@@ -165,6 +172,8 @@ std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape
   scatter.name = "moe_expert_scatter";
   return {count, scan, scatter};
 }
+
+bool expert_group_one_block(const MoeCallShape& s) { return s.pairs() <= kExpertGroupOneBlockPairs; }
 
 ExpertGroupLayout expert_group_layout(const MoeCallShape& s, GemvIndexWidth width) {
   const auto align16 = [](u128 v) { return (v + 15) / 16 * 16; };
@@ -253,7 +262,8 @@ std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
     r.push_back({"group_list_entry", u128{s.pairs()} - 1, t, "pairs"});
     // offsets[e], cursor[e] and the list position: up to pairs (offsets[experts]).
     r.push_back({"group_offset", u128{s.pairs()}, IndexType::uint64, "pairs"});
-    // count/scatter: p = thread + k*stride, compared with pairs after the last step.
+    // count/scatter (or moe_expert_group's loops): p = thread + k*stride, compared with pairs
+    // after the last step.
     r.push_back({"group_pair_index", u128{s.pairs()} - 1 + stride, IndexType::uint64, "pairs"});
     // used[slot] (u32 expert id) and the slot, from blockIdx.y + the launch's slot offset.
     r.push_back({"group_expert_id", u128{s.experts} - 1, IndexType::uint32, "experts"});

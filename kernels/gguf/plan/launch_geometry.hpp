@@ -79,23 +79,30 @@ inline constexpr std::uint64_t kByExpertPairsPerSlice = 4096;
 // 4 x 3472 bytes: 16 blocks of 128 threads (the SM's 2048 threads) fit an SM's 228 KiB.
 inline constexpr std::uint64_t kByExpertStageBytes = 3456;
 inline constexpr std::uint64_t kByExpertSmemBytes = kByExpertRowsPerBlock * (kByExpertStageBytes + 16);
-// The pre-pass (docs/KERNELS.md, "Ours: by_expert"): count, scan, scatter. count and scatter
-// stride over the pairs with at most kExpertGroupMaxBlocks blocks of kExpertGroupThreads; scan is
-// one block of kExpertScanThreads threads, each taking kExpertScanPerThread experts, so the
-// experts axis is bounded by kExpertGroupMaxExperts (the axis' own bound: 4096).
+// The pre-pass (docs/KERNELS.md, "Ours: by_expert"): up to kExpertGroupOneBlockPairs pairs one
+// launch, moe_expert_group (one block of kExpertScanThreads: count, scan and scatter in shared
+// memory); beyond, three: count, scan, scatter. count and scatter stride over the pairs with at
+// most kExpertGroupMaxBlocks blocks of kExpertGroupThreads; scan is one block of
+// kExpertScanThreads threads, each taking kExpertScanPerThread experts, so the experts axis is
+// bounded by kExpertGroupMaxExperts (the axis' own bound: 4096).
 inline constexpr std::uint64_t kExpertGroupThreads = 256;
 inline constexpr std::uint64_t kExpertGroupMaxBlocks = 4096;
 inline constexpr std::uint64_t kExpertScanThreads = 1024;
 inline constexpr std::uint64_t kExpertScanPerThread = 4;
 inline constexpr std::uint64_t kExpertGroupMaxExperts = kExpertScanThreads * kExpertScanPerThread;
 inline constexpr std::uint64_t kExpertScanSmemBytes = kExpertScanThreads * (8 + 4);  // pair and used-expert sums
+inline constexpr std::uint64_t kExpertGroupOneBlockPairs = 16384;
+inline constexpr std::uint64_t kExpertGroupOneBlockSmemBytes = kExpertGroupMaxExperts * 4 + kExpertScanSmemBytes;
 
 std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, const DeviceLimits& limits);
 
-// The pre-pass launches of by_expert, in order: moe_expert_count, moe_expert_scan,
-// moe_expert_scatter (empty for every other geometry). Throws std::invalid_argument for a dense
+// The pre-pass launches of by_expert, in order: moe_expert_group alone up to
+// kExpertGroupOneBlockPairs pairs, else moe_expert_count, moe_expert_scan, moe_expert_scatter
+// (empty for every other geometry). Throws std::invalid_argument for a dense
 // shape or more than kExpertGroupMaxExperts experts.
 std::vector<LaunchSpec> expert_group_launches(GemvGeometry g, const MoeCallShape& s);
+// True when the pre-pass is the one-block moe_expert_group (no zeroed counts needed).
+bool expert_group_one_block(const MoeCallShape& s);
 
 
 // The index type of the gemv_tiled kernel (every geometry but legacy) that the launcher picks for
@@ -106,7 +113,7 @@ enum class GemvIndexWidth { bits32, bits64 };
 GemvIndexWidth gemv_index_width(const MoeCallShape& s);
 
 // by_expert's device scratch, in bytes from its start (each part 16-byte aligned): counts
-// [experts] u64 (zeroed by the host before the count), offsets [experts+1] u64 (exclusive scan;
+// [experts] u64 (zeroed by the host before the count; unused by moe_expert_group), offsets [experts+1] u64 (exclusive scan;
 // offsets[experts] = pairs), cursor [experts] u64 (the scatter's next free place per expert),
 // used [experts] u32 (the used experts, ascending), n_used u32, list [pairs] of the kernel's
 // index type (the pair indices, grouped by expert; the order inside a group is the atomics').

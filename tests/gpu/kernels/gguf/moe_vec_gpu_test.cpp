@@ -85,11 +85,15 @@ TEST_F(GgufGpu, Bf16OutputPasses) {
 
 // by_expert (docs/KERNELS.md, "Ours: by_expert"): the oracle (split reference bit for bit, CPU
 // reference) at the decode shapes and at its own boundaries: one token (8 slots of 128 experts),
+// both sides of the one-block pre-pass,
 // a last row tile of one row, every pair on one expert (many batches of 4), rows longer than one
 // shared-memory chunk, 4096 experts (4096 slots), the down projection, bf16.
 TEST_F(GgufGpu, ByExpertMoeVecPassesAtDecodeShapesAndItsBoundaries) {
   const auto k = make_moe_vec_kernel();
-  for (const char* tokens : {"1", "8", "64", "8192"}) expect_pass(run(*k, "by_expert", kGemma + ",quant=q4_0,tokens=" + std::string(tokens)));
+  // 2048 and 2049 tokens: 16384 pairs, the last of the one-block pre-pass, and the first of the
+  // three-launch one; 8192: 16 slices of each expert's pairs along z.
+  for (const char* tokens : {"1", "8", "64", "2048", "2049", "8192"})
+    expect_pass(run(*k, "by_expert", kGemma + ",quant=q4_0,tokens=" + std::string(tokens)));
   for (QuantType t : weight_quant_types()) {
     SCOPED_TRACE(std::string(to_string(t)));
     expect_pass(run(*k, "by_expert", kGemma + ",tokens=16,quant=" + std::string(to_string(t))));
@@ -125,6 +129,7 @@ TEST_F(GgufGpu, ByExpertDstEqualsFixedBitForBit) {
        {kGemma + ",tokens=8,quant=q4_0", kGemma + ",tokens=64,quant=q4_K", kGemma + ",tokens=300,quant=iq4_xs",
         std::string("rows=3072,cols=4096,experts=128,top_k=8,tokens=32,quant=q4_0"),
         std::string("proj=down,rows=4096,cols=1536,experts=128,top_k=8,tokens=16,quant=q4_0"),
+        std::string("rows=256,cols=2816,experts=8,top_k=2,tokens=20000,quant=q4_0"),  // 3 pre-pass launches, 10 slices
         std::string("rows=64,cols=16384,experts=8,top_k=2,tokens=37,quant=q8_0,dtype=bf16")}) {
     SCOPED_TRACE(o);
     Params p = Params::defaults(k->axes());

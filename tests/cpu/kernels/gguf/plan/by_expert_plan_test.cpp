@@ -66,28 +66,43 @@ TEST(ByExpertPlan, IsAVariantOfMoeVecOnly) {
   EXPECT_THROW(gemv_launches(GemvGeometry::by_expert, dense, sm90()), std::invalid_argument);
 }
 
-// gemma-4 gate/up at 8 tokens: quantize (one tile), count, scan, scatter, then the GEMV over
+// gemma-4 gate/up at 8 tokens: quantize (one tile), the one-block pre-pass, then the GEMV over
 // 1408/4 row tiles and min(128, 64) expert slots.
 TEST(ByExpertPlan, EveryLaunchOfTheCallInOrder) {
   const LaunchPlan plan = plan_of(tk(8, 8));
-  ASSERT_EQ(plan.launches.size(), 5u);
+  ASSERT_EQ(plan.launches.size(), 3u);
   EXPECT_EQ(plan.launches[0].name, "quantize_q8_1");
   EXPECT_EQ(plan.launches[0].grid, (Dim3{3072 / 256, 8, 1}));
-  EXPECT_EQ(plan.launches[1].name, "moe_expert_count");
+  EXPECT_EQ(plan.launches[1].name, "moe_expert_group");
   EXPECT_EQ(plan.launches[1].grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(plan.launches[1].block, (Dim3{1024, 1, 1}));
+  EXPECT_EQ(plan.launches[1].func.static_smem_bytes, 4096u * 4 + 1024 * 12);
+  EXPECT_LE(plan.launches[1].func.static_smem_bytes, sm90().smem_per_block);
+  EXPECT_EQ(plan.launches[2].name, "moe_vec_by_expert");
+  EXPECT_EQ(plan.launches[2].grid, (Dim3{352, 64, 1}));
+  EXPECT_EQ(plan.launches[2].block, (Dim3{128, 1, 1}));
+  // The staged rows' static shared memory, declared so the Predictor checks it (48 KiB default).
+  EXPECT_EQ(plan.launches[2].func.static_smem_bytes, 4u * (3456 + 16));
+  EXPECT_LE(plan.launches[2].func.static_smem_bytes, sm90().smem_per_block);
+}
+
+// Past 16384 pairs: count, scan and scatter, each its own launch.
+TEST(ByExpertPlan, ThreePrePassLaunchesPastTheOneBlockPairs) {
+  EXPECT_EQ(plan_of(tk(2048, 8)).launches.size(), 3u);  // 16384 pairs
+  EXPECT_TRUE(expert_group_one_block(shape(2048, 8, 128)));
+  EXPECT_FALSE(expert_group_one_block(shape(16385, 1, 128)));
+  const LaunchPlan plan = plan_of(tk(2049, 8));  // 16392 pairs
+  ASSERT_EQ(plan.launches.size(), 5u);
+  EXPECT_EQ(plan.launches[1].name, "moe_expert_count");
+  EXPECT_EQ(plan.launches[1].grid, (Dim3{65, 1, 1}));
   EXPECT_EQ(plan.launches[1].block, (Dim3{256, 1, 1}));
   EXPECT_EQ(plan.launches[2].name, "moe_expert_scan");
   EXPECT_EQ(plan.launches[2].grid, (Dim3{1, 1, 1}));
   EXPECT_EQ(plan.launches[2].block, (Dim3{1024, 1, 1}));
   EXPECT_EQ(plan.launches[2].func.static_smem_bytes, 1024u * 12);
   EXPECT_EQ(plan.launches[3].name, "moe_expert_scatter");
-  EXPECT_EQ(plan.launches[3].grid, (Dim3{1, 1, 1}));
+  EXPECT_EQ(plan.launches[3].grid, (Dim3{65, 1, 1}));
   EXPECT_EQ(plan.launches[4].name, "moe_vec_by_expert");
-  EXPECT_EQ(plan.launches[4].grid, (Dim3{352, 64, 1}));
-  EXPECT_EQ(plan.launches[4].block, (Dim3{128, 1, 1}));
-  // The staged rows' static shared memory, declared so the Predictor checks it (48 KiB default).
-  EXPECT_EQ(plan.launches[4].func.static_smem_bytes, 4u * (3456 + 16));
-  EXPECT_LE(plan.launches[4].func.static_smem_bytes, sm90().smem_per_block);
 }
 
 // Experts that no pair can use get no block: the slots are min(experts, pairs).
@@ -199,7 +214,7 @@ TEST(ByExpertPlan, NarrowKernelAtTheDecodeShapes) {
   EXPECT_EQ(range_named(plan, "group_list_entry").type, IndexType::uint32);
   EXPECT_EQ(range_named(plan, "group_list_entry").max_value, u128{511});
   EXPECT_EQ(range_named(plan, "group_offset").type, IndexType::uint64);
-  EXPECT_EQ(range_named(plan, "group_pair_index").max_value, u128{511} + 2 * 256);  // 2 blocks of 256
+  EXPECT_EQ(range_named(plan, "group_pair_index").max_value, u128{511} + 1024);  // moe_expert_group's stride
   EXPECT_EQ(range_named(plan, "group_expert_id").max_value, u128{127});
   EXPECT_EQ(expert_group_layout(gguf::moe_shape_from(params_for(*moe, tk(64, 8))), GemvIndexWidth::bits32).list_entry_bytes,
             4u);
