@@ -190,17 +190,23 @@ __global__ void __launch_bounds__(32 * kByExpertRowsPerBlock) gemv_by_expert(Gem
   const Index row = static_cast<Index>(a.row_offset) + static_cast<Index>(blockIdx.x) * warps + warp;
   if (row >= nrows) return;  // the whole warp
   const Index expert = static_cast<Index>(g.used[slot]);
+  const Index row_block = (expert * nrows + row) * static_cast<Index>(a.blocks_per_row);
+  const std::uint8_t* w = a.weights + static_cast<std::uint64_t>(row_block) * block_bytes;
+  const int blocks_per_row = static_cast<int>(a.blocks_per_row);
+  std::uint8_t* my_stage = stage[warp];
+  int staged = -1;  // first block of the chunk in my_stage
+  // With one slice (up to kByExpertPairsPerSlice pairs: decode) every used expert has pairs for
+  // this block, so its row's first chunk is loaded at once, while the pair list is read.
+  if (gridDim.z == 1) {
+    stage_row_chunk(w, (blocks_per_row < chunk ? blocks_per_row : chunk) * block_bytes, my_stage, lane);
+    staged = 0;
+  }
   // This block's slice of the expert's pairs: gridDim.z equal slices (launch_geometry.hpp).
   const std::uint64_t first = g.offsets[expert];
   const PairSlice mine = pair_slice(g.offsets[expert + 1] - first, gridDim.z, blockIdx.z);
   if (mine.lo >= mine.hi) return;  // the whole block: an expert with fewer pairs than slices
   const std::uint64_t begin = first + mine.lo, end = first + mine.hi;
-  const Index row_block = (expert * nrows + row) * static_cast<Index>(a.blocks_per_row);
-  const std::uint8_t* w = a.weights + static_cast<std::uint64_t>(row_block) * block_bytes;
   const Index* list = static_cast<const Index*>(g.list);
-  const int blocks_per_row = static_cast<int>(a.blocks_per_row);
-  std::uint8_t* my_stage = stage[warp];
-  int staged = -1;  // first block of the chunk in my_stage
   for (std::uint64_t b = begin; b < end; b += kPairBatch) {
     const int n = end - b < kPairBatch ? static_cast<int>(end - b) : kPairBatch;
     Index p[kPairBatch];
@@ -220,9 +226,9 @@ __global__ void __launch_bounds__(32 * kByExpertRowsPerBlock) gemv_by_expert(Gem
       if (staged != c0) {
         __syncwarp();  // every lane is done reading the previous chunk
         stage_row_chunk(src, (c1 - c0) * block_bytes, my_stage, lane);
-        __syncwarp();
         staged = c0;
       }
+      __syncwarp();  // the chunk's bytes, staged by every lane, visible to every lane
       const std::uint8_t* sw = my_stage + (reinterpret_cast<std::uintptr_t>(src) & 15u);  // block c0
       for (int i = c0 + lane / lanes; i < c1; i += step) {
 #pragma unroll
