@@ -113,7 +113,8 @@ std::vector<std::uint8_t> dst_after(const Kernel& k, const Params& p, const std:
                                     const DeviceLimits& limits, CUstream stream) {
   bufs.poison_outputs();
   device::Launcher launcher;
-  k.bind(p, variant)->launch(limits, bufs, launcher, stream);
+  const auto bound = k.bind(p, variant);  // alive until the read below: by_expert's scratch is its
+  bound->launch(limits, bufs, launcher, stream);
   const std::size_t dst = bufs.index_of("dst");
   std::vector<std::uint8_t> out(bufs.bytes(dst));
   bufs.read(dst, 0, out.data(), out.size());
