@@ -3,8 +3,21 @@
 // gridfuzz's buffers (cuda/upstream_call.cu). Upstream's host code quantizes the activations into
 // its own pool, chooses the kernels and their geometry and launches them itself; gridfuzz watches
 // those launches (Kernel::launch_owner: the runner records them with CUPTI) and compares them with the plan
-// (plan/, every formula cited): a difference is a model-mismatch. Variant `upstream` only: the
-// host code is upstream's, unmodified.
+// (plan/, every formula cited): a difference is a model-mismatch. The host code is upstream's,
+// unmodified, in both variants; they differ in how the memory it touches is allocated
+// (docs/upstream/llama-cpp.md, "Allocation"; plan/ggml_alloc_rules.hpp cites each rule):
+//   - `upstream`: as llama.cpp allocates it. The weights occupy ggml's CUDA alloc size (the last
+//     row padded to a multiple of 512 values, the padding zeroed as ggml's init_tensor does) padded
+//     to the buffer's 128-byte alignment, the activations and ids their nbytes padded to 128; the
+//     q8_1 scratch and the ids helpers come from the pool ggml picks on this device (VMM where
+//     supported: 128-byte steps in whole mapped granules; else the legacy pool's 1.05x). A fresh
+//     pool per call: llama.cpp's own pool in a fresh process, its least slack.
+//   - `exact`: exactly the bytes upstream asks for, every buffer and every pool request (what
+//     gridfuzz did before; exposes over-reads that llama.cpp's slack hides).
+// The slack lies inside the buffer, before the harness's guard zone: a read into it is in bounds
+// as in llama.cpp, and a write past it still changes the guard. Outputs (dst) are never padded:
+// ggml's 128-byte alignment gap after a tensor belongs to no tensor, so a write there stays a
+// guard violation in both variants, and the whole of dst stays checked for unwritten values.
 //
 // Axis `op`: mul_mat (one weight matrix; tokens = the activation vectors) or mul_mat_id (the MoE
 // path: a bank of `experts` matrices, `top_k` of them per token by expert ids, gate_up reading one
@@ -16,12 +29,15 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "gemv_call_parts.hpp"
 #include "random_fill.hpp"
 #include "routing_ids.hpp"
 #include "gridfuzz/device/launch_recorder.hpp"
 #include "gridfuzz/gguf/formats.hpp"
+#include "plan/ggml_alloc_rules.hpp"
+#include "plan/pool_requests.hpp"
 #include "plan/upstream_call_plan.hpp"
 
 namespace gridfuzz::llamacpp {
@@ -65,10 +81,23 @@ class GgufView final : public BufferSet {
   const BufferSet& bufs_;
 };
 
+// Elements of `type_bytes` each that hold `bytes` rounded up to whole elements.
+std::uint64_t elements_for(std::uint64_t bytes, std::uint64_t type_bytes) { return (bytes + type_bytes - 1) / type_bytes; }
+
+// The bytes a tensor of `nbytes` occupies in llama.cpp's CUDA buffer (ggml_alloc_rules.hpp);
+// throws where that passes 2^64 (no device holds it anyway).
+std::uint64_t ggml_footprint(std::uint64_t nbytes, std::uint64_t ne0, std::uint64_t block_elems,
+                             std::uint64_t block_bytes) {
+  const auto alloc = cuda_tensor_alloc_size(nbytes, ne0, block_elems, block_bytes);
+  const auto footprint = alloc ? cuda_buffer_footprint(*alloc) : std::nullopt;
+  if (!footprint) throw std::overflow_error("llamacpp: a tensor of " + std::to_string(nbytes) + " bytes padded past 2^64");
+  return *footprint;
+}
+
 class MatmulCase final : public BoundCase {
  public:
-  MatmulCase(Entry entry, const MoeCallShape& shape, bool uniform_routing)
-      : entry_(entry), s_(shape), uniform_routing_(uniform_routing) {}
+  MatmulCase(Entry entry, const MoeCallShape& shape, bool uniform_routing, bool upstream_alloc)
+      : entry_(entry), s_(shape), uniform_routing_(uniform_routing), upstream_alloc_(upstream_alloc) {}
 
   LaunchPlan plan(const DeviceLimits& limits) const override {
     const UpstreamCallPlan u = call_plan(s_, limits);
@@ -76,6 +105,18 @@ class MatmulCase final : public BoundCase {
     plan.launches = u.launches;
     plan.host_error = u.host_error;
     plan.indices = u.indices;
+    // ggml's VMM pool (the one `upstream` takes on Hopper and every VMM device) maps at most 32 GiB
+    // and asserts past it (ggml_alloc_rules.hpp): the call stops before its first launch.
+    if (upstream_alloc_ && !plan.host_error) {
+      const std::vector<std::uint64_t> req =
+          pool_requests(entry_ == Entry::mmvq ? PoolCall::mmvq : PoolCall::mmq, s_);
+      const auto used = vmm_pool_used(req.data(), req.size());
+      if (!used || *used > kVmmPoolMaxSize) {
+        plan.launches.clear();
+        plan.host_error = std::string(kVmmPoolMaxAssertion) + ": the call's pool requests total " +
+                          (used ? std::to_string(*used) : std::string("more than 2^64")) + " bytes";
+      }
+    }
     return plan;
   }
 
@@ -86,6 +127,13 @@ class MatmulCase final : public BoundCase {
     b.push_back({"weights", BufferRole::input, ElementType::u8, s.weight_bytes()});
     if (!s.dense) b.push_back({"expert_ids", BufferRole::input, ElementType::i32, s.pairs()});
     b.push_back({"dst", BufferRole::output, ElementType::f32, s.pairs() * s.rows});
+    if (upstream_alloc_) {
+      // Inputs as ggml's CUDA buffer holds them (the class comment); dst as asked.
+      const gguf::QuantTraits t = gguf::quant_traits(s.quant);
+      b[0].elements = elements_for(ggml_footprint(b[0].bytes(), s.cols, 1, 4), 4);
+      b[1].elements = ggml_footprint(b[1].bytes(), s.cols, t.qk, t.block_bytes);
+      if (!s.dense) b[2].elements = elements_for(ggml_footprint(b[2].bytes(), s.top_k, 1, 4), 4);
+    }
     return b;
   }
   std::uint64_t bytes_moved() const override {
@@ -116,6 +164,17 @@ class MatmulCase final : public BoundCase {
     gguf::fill_activations(bufs.as<float>("x"), s.activation_rows() * s.cols, seed, stream);
     gguf::fill_weight_blocks(bufs.as<std::uint8_t>("weights"),
                              s.weight_bytes() / gguf::quant_traits(s.quant).block_bytes, s.quant, seed, stream);
+    // ggml_backend_cuda_buffer_init_tensor (ggml-cuda.cu:758-766) zeroes a quantized tensor's
+    // padding, its alloc size past ggml_nbytes; the 128-byte alignment gap after it is no tensor's
+    // and keeps whatever is there (here the guard pattern).
+    if (upstream_alloc_) {
+      const gguf::QuantTraits t = gguf::quant_traits(s.quant);
+      const auto alloc = cuda_tensor_alloc_size(s.weight_bytes(), s.cols, t.qk, t.block_bytes);
+      if (alloc && *alloc > s.weight_bytes()) {
+        const std::vector<std::uint8_t> zeros(*alloc - s.weight_bytes(), 0);
+        bufs.write(bufs.index_of("weights"), s.weight_bytes(), zeros.data(), zeros.size());
+      }
+    }
     if (s.dense) return;
     if (uniform_routing_) {
       gguf::fill_expert_ids(bufs.as<int>("expert_ids"), s.pairs(), s.experts, seed, stream);
@@ -127,7 +186,7 @@ class MatmulCase final : public BoundCase {
 
   // Upstream's host code launches (Kernel::launch_owner): the runner records its launches.
   void launch(const DeviceLimits&, const BufferSet& bufs, device::Launcher&, CUstream stream) const override {
-    call_upstream(entry_, call_of(s_, bufs, 0, s_.tokens), stream);
+    call_upstream(entry_, call_of(s_, bufs, 0, s_.tokens, pool()), stream);
   }
 
   // Recorded too, so that a refused reference launch shows in the reference's records.
@@ -135,7 +194,7 @@ class MatmulCase final : public BoundCase {
                               CUstream stream) const override {
     const MoeCallShape& s = s_;
     for (const auto& [b, e] : pieces(s, limits))
-      device::watch_launches(launcher, [&] { call_upstream(entry_, call_of(s, bufs, b, e), stream); });
+      device::watch_launches(launcher, [&] { call_upstream(entry_, call_of(s, bufs, b, e, pool()), stream); });
   }
 
   std::vector<ReferenceSample> cpu_reference(const BufferSet& bufs, std::uint64_t seed,
@@ -187,9 +246,13 @@ class MatmulCase final : public BoundCase {
     return out;
   }
 
+  Pool pool() const { return upstream_alloc_ ? Pool::ggml_default : Pool::exact; }
+
   // The call over tokens [b, e) of the whole shape's buffers.
-  static MatmulCall call_of(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t b, std::uint64_t e) {
+  static MatmulCall call_of(const MoeCallShape& s, const BufferSet& bufs, std::uint64_t b, std::uint64_t e,
+                            Pool pool) {
     MatmulCall c;
+    c.pool = pool;
     c.ggml_type = static_cast<std::uint32_t>(s.quant);
     c.cols = static_cast<std::int64_t>(s.cols);
     c.rows = static_cast<std::int64_t>(s.rows);
@@ -210,6 +273,7 @@ class MatmulCase final : public BoundCase {
   Entry entry_;
   MoeCallShape s_;
   bool uniform_routing_;
+  bool upstream_alloc_;
 };
 
 class MatmulKernel final : public Kernel {
@@ -224,7 +288,9 @@ class MatmulKernel final : public Kernel {
                : "llama.cpp's ggml_cuda_mul_mat_q (llama-cpp-python 0.3.36, unmodified host code and kernels): "
                  "q8_1 quantize, expert-id gather, MMQ (stream-k on Hopper) + fixup, launches recorded with CUPTI";
   }
-  std::vector<std::string> variants() const override { return {"upstream"}; }
+  // Both run upstream's host code and kernels unmodified; they differ in allocation (the file's
+  // first comment; docs/DECISIONS.md, "Allocation as upstream does it: a variant").
+  std::vector<std::string> variants() const override { return {"upstream", "exact"}; }
   LaunchOwner launch_owner() const override { return LaunchOwner::own_host_code; }
   std::vector<AxisSpec> axes() const override {
     std::vector<std::string> types;
@@ -257,8 +323,9 @@ class MatmulKernel final : public Kernel {
   }
 
   std::unique_ptr<BoundCase> bind(const Params& p, const std::string& variant) const override {
-    if (variant != "upstream") throw std::invalid_argument(name() + ": unknown variant '" + variant + "' (upstream)");
-    return std::make_unique<MatmulCase>(entry_, shape(p), p.get("routing") == "uniform");
+    if (variant != "upstream" && variant != "exact")
+      throw std::invalid_argument(name() + ": unknown variant '" + variant + "' (upstream, exact)");
+    return std::make_unique<MatmulCase>(entry_, shape(p), p.get("routing") == "uniform", variant == "upstream");
   }
 
  private:

@@ -4,6 +4,7 @@
 #include "mmq.cuh"
 #include "mmvq.cuh"
 #include "quantize.cuh"
+#include "pools.hpp"
 
 namespace gridfuzz::llamacpp {
 namespace {
@@ -48,6 +49,9 @@ void call_upstream(Entry entry, const MatmulCall& c, cudaStream_t stream) {
   // A null stream slot makes the context create a stream of its own (common.cuh:1519-1525): the
   // legacy stream is named by its handle instead.
   ctx.streams[device][0] = stream ? stream : cudaStreamLegacy;
+  // The pool the context's pool() hands out (common.cuh:1554-1558 makes one only where the slot is
+  // empty); destroyed with the context at the end of this call.
+  ctx.pools[device][0] = make_pool(c.pool, device, ctx.streams[device][0]);
   const ggml_tensor* id_tensor = c.with_ids ? &ids : nullptr;
   if (entry == Entry::mmvq)
     ggml_cuda_mul_mat_vec_q(ctx, &src0, &src1, id_tensor, &dst);

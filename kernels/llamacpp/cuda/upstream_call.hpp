@@ -13,6 +13,11 @@ namespace gridfuzz::llamacpp {
 
 enum class Entry { mmvq, mmq };
 
+// The memory pool behind the call's backend context (shim/pools.hpp): `exact` allocates exactly
+// the bytes upstream asks for; `ggml_default` is the pool ggml itself picks on this device (VMM
+// where supported, else legacy: ggml-cuda.cu:679-686); `vmm` and `legacy` name one of ggml's two.
+enum class Pool { exact, ggml_default, vmm, legacy };
+
 struct MatmulCall {
   std::uint32_t ggml_type = 2;  // the weights' ggml_type id (gguf::QuantType has the same values)
   std::int64_t cols = 0;        // ne00 = ne10: the reduction length
@@ -28,6 +33,7 @@ struct MatmulCall {
   const float* x = nullptr;
   const std::int32_t* ids = nullptr;
   float* dst = nullptr;
+  Pool pool = Pool::exact;  // a fresh pool for this call
 };
 
 // Runs the entry point on `stream` (put into the ggml backend context as its stream 0).

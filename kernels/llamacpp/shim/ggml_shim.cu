@@ -8,8 +8,11 @@
 //     covers (llamacpp_quant_types(), plan/upstream_call_plan.hpp); any other type aborts with its id.
 //   - ggml_cuda_info: the fields ggml_cuda_init fills (ggml-cuda.cu:305-344), from
 //     cudaGetDeviceProperties, for the current device only.
-//   - the memory pool: one cudaMalloc per allocation, freed when upstream frees it (upstream's
-//     legacy pool reuses buffers; the sizes it asks for are the same).
+//   - the memory pools (make_pool, shim/pools.hpp): `exact` (one cudaMalloc of exactly the bytes
+//     upstream asks for, freed when upstream frees it) and ggml's own two pools' rules, written
+//     from plan/ggml_alloc_rules.hpp (each rule cited there): `vmm` (one reserved address range,
+//     128-byte steps, whole granules mapped at its end) and `legacy` (cudaMalloc of 1.05x rounded
+//     to 256 bytes, freed buffers reused best fit). docs/upstream/llama-cpp.md, "Allocation".
 //   - ggml_backend_buffer_get_usage: gridfuzz's buffers are never ggml compute buffers, so the
 //     padding-clearing branch of ggml_cuda_mul_mat_vec_q (mmvq.cu:1490) and mmq.cu:159 is not taken.
 #include <cuda_runtime.h>
@@ -17,11 +20,15 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cudaTypedefs.h>
+#include <vector>
 #include <mutex>
 #include <string>
 
 #include "common.cuh"
 #include "abort_bridge.hpp"
+#include "ggml_alloc_rules.hpp"
+#include "pools.hpp"
 
 namespace {
 
@@ -49,8 +56,8 @@ TypeSize type_size(ggml_type t) {
   die("gridfuzz ggml shim: type id " + std::to_string(static_cast<int>(t)) + " is not one gridfuzz covers");
 }
 
-// The allocator behind ctx.pool(): plain cudaMalloc/cudaFree, checked like upstream's.
-struct MallocPool final : ggml_cuda_pool {
+// exact: plain cudaMalloc/cudaFree of the bytes asked for, checked like upstream's.
+struct ExactPool final : ggml_cuda_pool {
   void* alloc(size_t size, size_t* actual_size) override {
     void* p = nullptr;
     if (size > 0) CUDA_CHECK(cudaMalloc(&p, size));
@@ -61,6 +68,146 @@ struct MallocPool final : ggml_cuda_pool {
     if (ptr) CUDA_CHECK(cudaFree(ptr));
   }
 };
+
+// legacy: ggml_cuda_pool_leg's rules (ggml-cuda.cu:413-527): a freed buffer is kept and handed
+// out again to the request it fits best (:432-470); otherwise cudaMalloc of
+// legacy_pool_alloc_size (:486-489), told to the caller (:503). Cached buffers are cudaFree'd
+// when the pool goes (:425-440), which waits for the device as cudaFree does.
+struct LegacyPool final : ggml_cuda_pool {
+  struct Buffer {
+    void* ptr;
+    size_t size;
+  };
+  std::vector<Buffer> cached;
+  ~LegacyPool() override {
+    for (const Buffer& b : cached) CUDA_CHECK(cudaFree(b.ptr));
+  }
+  void* alloc(size_t size, size_t* actual_size) override {
+    std::size_t best = cached.size();
+    for (std::size_t i = 0; i < cached.size(); ++i)
+      if (cached[i].size >= size && (best == cached.size() || cached[i].size < cached[best].size)) best = i;
+    if (best != cached.size()) {
+      const Buffer b = cached[best];
+      cached.erase(cached.begin() + static_cast<std::ptrdiff_t>(best));
+      *actual_size = b.size;
+      return b.ptr;
+    }
+    const auto look_ahead = gridfuzz::llamacpp::legacy_pool_alloc_size(size);
+    if (!look_ahead) die("gridfuzz ggml shim: legacy pool request of " + std::to_string(size) + " bytes overflows");
+    void* p = nullptr;
+    CUDA_CHECK(cudaMalloc(&p, *look_ahead));
+    *actual_size = *look_ahead;
+    return p;
+  }
+  void free(void* ptr, size_t size) override { cached.push_back({ptr, size}); }
+};
+
+// The driver's virtual memory functions, through the runtime (as harness/device/driver_api.hpp
+// resolves the driver: no link to libcuda, so a machine without a driver still starts).
+template <class F>
+F driver_function(const char* name, unsigned version) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || !fn)
+    die(std::string("gridfuzz ggml shim: the driver has no ") + name + " (version " + std::to_string(version) + ")");
+  return reinterpret_cast<F>(fn);
+}
+
+struct VmmApi {
+  PFN_cuMemCreate_v10020 create = driver_function<PFN_cuMemCreate_v10020>("cuMemCreate", 10020);
+  PFN_cuMemRelease_v10020 release = driver_function<PFN_cuMemRelease_v10020>("cuMemRelease", 10020);
+  PFN_cuMemAddressReserve_v10020 reserve =
+      driver_function<PFN_cuMemAddressReserve_v10020>("cuMemAddressReserve", 10020);
+  PFN_cuMemAddressFree_v10020 address_free = driver_function<PFN_cuMemAddressFree_v10020>("cuMemAddressFree", 10020);
+  PFN_cuMemMap_v10020 map = driver_function<PFN_cuMemMap_v10020>("cuMemMap", 10020);
+  PFN_cuMemUnmap_v10020 unmap = driver_function<PFN_cuMemUnmap_v10020>("cuMemUnmap", 10020);
+  PFN_cuMemSetAccess_v10020 set_access = driver_function<PFN_cuMemSetAccess_v10020>("cuMemSetAccess", 10020);
+  PFN_cuMemGetAllocationGranularity_v10020 granularity =
+      driver_function<PFN_cuMemGetAllocationGranularity_v10020>("cuMemGetAllocationGranularity", 10020);
+  PFN_cuDeviceGetAttribute_v2000 attribute = driver_function<PFN_cuDeviceGetAttribute_v2000>("cuDeviceGetAttribute", 2000);
+  PFN_cuDeviceGet_v2000 device = driver_function<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000);
+};
+
+const VmmApi& vmm_api() {
+  static const VmmApi api;
+  return api;
+}
+
+void cu_check(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) die(std::string("gridfuzz ggml shim: ") + what + " failed: CUresult " + std::to_string(r));
+}
+
+CUmemAllocationProp device_memory(int device) {
+  CUmemAllocationProp prop = {};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;  // ggml-cuda.cu:288-290, :580-582
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  return prop;
+}
+
+// vmm: ggml_cuda_pool_vmm's rules (VmmPoolModel, plan/ggml_alloc_rules.hpp, each line cited there)
+// on the driver's virtual memory: upstream's 32 GiB address range (ggml-cuda.cu:531, :587),
+// granules from cuMemGetAllocationGranularity(RECOMMENDED) (:291), mapped read-write for this
+// device (:636-642). Upstream's pool lives as long as its backend; this one lives for one call
+// (cuda/upstream_call.cu), so before unmapping it waits for the call's stream: a fault in a
+// kernel is then reported here, as the exact pool's cudaFree reports it.
+struct VmmPool final : ggml_cuda_pool {
+  static constexpr size_t kMaxSize = gridfuzz::llamacpp::kVmmPoolMaxSize;  // CUDA_POOL_VMM_MAX_SIZE, ggml-cuda.cu:531
+  int device;
+  cudaStream_t stream;
+  size_t granule = 0;
+  CUdeviceptr base = 0;
+  gridfuzz::llamacpp::VmmPoolModel model{1};
+  VmmPool(int dev, cudaStream_t s) : device(dev), stream(s) {
+    const CUmemAllocationProp prop = device_memory(device);
+    cu_check(vmm_api().granularity(&granule, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+             "cuMemGetAllocationGranularity");
+    model = gridfuzz::llamacpp::VmmPoolModel(granule);
+  }
+  ~VmmPool() override {
+    if (base == 0) return;
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    cu_check(vmm_api().unmap(base, model.mapped()), "cuMemUnmap");
+    cu_check(vmm_api().address_free(base, kMaxSize), "cuMemAddressFree");
+  }
+  void* alloc(size_t size, size_t* actual_size) override {
+    const size_t mapped_before = model.mapped();
+    const auto step = model.alloc(size);
+    if (!step || model.mapped() > kMaxSize)  // upstream's assertion, as it prints it
+      die(std::string(gridfuzz::llamacpp::kVmmPoolMaxAssertion) + " (gridfuzz's VMM pool: a request of " +
+          std::to_string(size) + " bytes)");
+    if (step->map_bytes > 0) {
+      const CUmemAllocationProp prop = device_memory(device);
+      CUmemGenericAllocationHandle handle{};
+      cu_check(vmm_api().create(&handle, step->map_bytes, &prop, 0), "cuMemCreate");
+      if (base == 0) cu_check(vmm_api().reserve(&base, kMaxSize, 0, 0, 0), "cuMemAddressReserve");
+      cu_check(vmm_api().map(base + mapped_before, step->map_bytes, 0, handle, 0), "cuMemMap");
+      cu_check(vmm_api().release(handle), "cuMemRelease");
+      CUmemAccessDesc access = {};
+      access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      access.location.id = device;
+      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      cu_check(vmm_api().set_access(base + mapped_before, step->map_bytes, &access, 1), "cuMemSetAccess");
+    }
+    *actual_size = step->size;
+    return reinterpret_cast<void*>(base + step->offset);
+  }
+  void free(void* ptr, size_t size) override {
+    const auto offset = reinterpret_cast<CUdeviceptr>(ptr) - base;
+    if (!model.free(offset, size))  // GGML_ASSERT(ptr == pool_addr + pool_used), :674
+      die("gridfuzz ggml shim: VMM pool freed out of order");
+  }
+};
+
+// ggml_cuda_init's test (ggml-cuda.cu:283-294): the VMM pool where the device supports it.
+bool device_supports_vmm(int device) {
+  CUdevice d{};
+  cu_check(vmm_api().device(&d, device), "cuDeviceGet");
+  int vmm = 0;
+  cu_check(vmm_api().attribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, d), "cuDeviceGetAttribute");
+  return vmm != 0;
+}
 
 }  // namespace
 
@@ -169,9 +316,28 @@ const ggml_cuda_device_info& ggml_cuda_info() {
   return info;
 }
 
+// Only reached where cuda/upstream_call.cu did not install a pool: the exact one.
 std::unique_ptr<ggml_cuda_pool> ggml_backend_cuda_context::new_pool_for_device(int, int) {
-  return std::make_unique<MallocPool>();
+  return std::make_unique<ExactPool>();
 }
+
+namespace gridfuzz::llamacpp {
+
+std::unique_ptr<ggml_cuda_pool> make_pool(Pool kind, int device, cudaStream_t stream) {
+  switch (kind) {
+    case Pool::exact: return std::make_unique<ExactPool>();
+    case Pool::legacy: return std::make_unique<LegacyPool>();
+    case Pool::vmm: return std::make_unique<VmmPool>(device, stream);
+    case Pool::ggml_default:
+      // ggml_backend_cuda_context::new_pool_for_device (ggml-cuda.cu:679-686): VMM where supported
+      // (GGML_USE_VMM, common.cuh:263-265, unless built with GGML_CUDA_NO_VMM), else legacy.
+      if (device_supports_vmm(device)) return std::make_unique<VmmPool>(device, stream);
+      return std::make_unique<LegacyPool>();
+  }
+  return std::make_unique<ExactPool>();
+}
+
+}  // namespace gridfuzz::llamacpp
 
 // The streams in the context are the caller's (cuda/upstream_call.cu puts the harness's stream there):
 // not destroyed here.
