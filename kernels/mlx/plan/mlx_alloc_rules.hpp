@@ -17,8 +17,9 @@ inline constexpr std::uint64_t kMlxSmallBlockSize = 8;     // allocator.cpp:25
 // The size malloc_async allocates for a request (allocator.cpp:167-177): 0 stays 0 (no buffer,
 // :167-169); up to 8 bytes, 8 (the scalar pool, :171-172); below a page, the next power of two
 // (:173-174, mlx/utils.h:165-170); else a multiple of 16384 (:175-176). That size is what
-// cudaMallocAsync / cudaMalloc is asked for (:203-209) or a cached buffer of at least it serves
-// (:185; buffer_cache.h:30-36: smaller than min(2 x size, size + 2 pages)).
+// cudaMallocAsync / cudaMalloc (unified memory up to 8 bytes) is asked for (:201-209), or a cached
+// buffer at least that large serves it (:185; buffer_cache.h:30-36: smaller than
+// min(2 x size, size + 2 pages)).
 std::optional<std::uint64_t> mlx_alloc_size(std::uint64_t size);
 
 }  // namespace gridfuzz::mlx
