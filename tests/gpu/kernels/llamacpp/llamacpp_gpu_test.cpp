@@ -44,8 +44,8 @@ class LlamacppGpu : public testing::KernelGpuTest {
     register_kernels(registry_);
   }
 
-  CaseResult run(const std::string& kernel, const std::string& overrides) const {
-    return KernelGpuTest::run(*registry_.find(kernel), "upstream", overrides);
+  CaseResult run(const std::string& kernel, const std::string& overrides, const std::string& variant = "upstream") const {
+    return KernelGpuTest::run(*registry_.find(kernel), variant, overrides);
   }
 
   // mmvq's split reference is bit-exact, mmq's within its stated tolerance (compare_policy).
@@ -221,6 +221,23 @@ TEST_F(LlamacppGpu, MmqMoeShapesPassWithPlanEqualToRecorded) {
   }
   expect_pass(run("llamacpp.mmq", "op=mul_mat,rows=4096,cols=4096,tokens=64,quant=q6_K"));
   expect_pass(run("llamacpp.mmq", "op=mul_mat_id,experts=128,top_k=4,rows=2880,cols=2880,tokens=1000,quant=q8_0"));
+}
+
+// Both allocation variants (docs/upstream/llama-cpp.md, "Allocation") where no over-read reaches
+// memory that is not mapped: `upstream` (ggml's buffer padding, the VMM pool ggml picks on this
+// device, fresh per call: its memory mapped, used and unmapped in every call) and `exact` pass
+// alike, plan == recorded. 2880 columns are not a multiple of 512, so the weights carry ggml's
+// zeroed row padding in `upstream`.
+TEST_F(LlamacppGpu, BothAllocationVariantsPassWhereNoOverReadLeavesTheMapping) {
+  for (const char* variant : {"upstream", "exact"}) {
+    expect_pass(run("llamacpp.mmq", "op=mul_mat_id,experts=256,top_k=8,rows=2048,cols=7168,proj=gate_up,tokens=512,"
+                                    "quant=q4_0", variant));
+    expect_pass(run("llamacpp.mmq", "op=mul_mat_id,experts=128,top_k=4,rows=2880,cols=2880,tokens=1000,quant=q8_0",
+                    variant));
+    expect_pass(run("llamacpp.mmvq", "op=mul_mat_id,experts=256,top_k=8,rows=7168,cols=2048,proj=down,tokens=8,"
+                                     "quant=q4_K", variant));
+    expect_pass(run("llamacpp.mmvq", "op=mul_mat,rows=2880,cols=2880,tokens=3,quant=q8_0", variant));
+  }
 }
 
 }  // namespace
