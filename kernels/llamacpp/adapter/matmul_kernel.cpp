@@ -106,7 +106,9 @@ class MatmulCase final : public BoundCase {
     plan.host_error = u.host_error;
     plan.indices = u.indices;
     // ggml's VMM pool (the one `upstream` takes on Hopper and every VMM device) maps at most 32 GiB
-    // and asserts past it (ggml_alloc_rules.hpp): the call stops before its first launch.
+    // and asserts past it (ggml_alloc_rules.hpp): the call ends at the request that passes it (with
+    // ids, after mm_ids_helper; without, before any launch), and like every predicted host error
+    // the case is not run.
     if (upstream_alloc_ && !plan.host_error) {
       const std::vector<std::uint64_t> req =
           pool_requests(entry_ == Entry::mmvq ? PoolCall::mmvq : PoolCall::mmq, s_);
