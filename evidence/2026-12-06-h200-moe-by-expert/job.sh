@@ -82,4 +82,4 @@ python3 evidence/rows.py phases "$run_dir/sweep.csv" >> "$summary" 2>&1
 xz -T0 -f -k "$run_dir/sweep.csv" && cp "$run_dir/sweep.csv.xz" "$OUT/"
 xz -T0 -c "$run_dir/sweep.log" > "$OUT/sweep.log.xz"
 echo "job wall_s=$(( $(date +%s) - t_start ))" >> "$summary"
-tail -n 80 "$summary"
+tail -n 120 "$summary"
