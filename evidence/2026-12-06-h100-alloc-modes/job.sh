@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-12-06 (nvidia-h200; an H100 answers the same question, say which ran it): issue #31 item 2,
+# 2026-12-06, run on one H100 (asked for: the H200 was not lent; README.md): issue #31 item 2,
 # allocation as upstream does it. The fault findings of docs/upstream/llama-cpp.md replayed in both
 # allocation variants of llamacpp.mmq: `upstream` (ggml's CUDA buffer padding and the pool ggml
 # picks, VMM on Hopper, fresh per call) and `exact` (exactly the bytes upstream asks for: gridfuzz
