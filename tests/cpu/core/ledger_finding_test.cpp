@@ -157,7 +157,7 @@ TEST(LedgerFinding, TheCheckedInFinding3EntryExpectsEveryFaultSeenOnTheH200AndNo
 
 // Finding 3 with llama.cpp's own allocation (variant `upstream`: a fresh VMM pool, 2 MiB granules):
 // the scratch follows ids_src1, ids_dst and expert_bounds in the pool, so what decides is where the
-// scratch ends in the pool, not its size. Predicted, not yet run on a GPU.
+// scratch ends in the pool, not its size. Observed on one H100 (evidence/2026-12-06-h100-alloc-modes).
 TEST(LedgerFinding, TheCheckedInFinding3EntryForUpstreamAllocationFollowsTheVmmPool) {
   const Ledger l = Ledger::load(std::string(GRIDFUZZ_SOURCE_DIR) + "/properties/known-failures.txt");
   const auto mmq = [&](const char* proj, int tokens, int top_k, int cols, int experts) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2026-12-06 (nvidia-h200; an H100 serves too, say which): issue #33 item 4, the by_expert moe_vec
+# 2026-12-06 (written for nvidia-h200; ran on one H100, the H200 not lent): issue #33 item 4, the by_expert moe_vec
 # (docs/KERNELS.md, "Ours: by_expert"). One device call, about 9 minutes at most:
 #   1. the GGUF GPU tests (gridfuzz_gguf_gpu_tests: every suite, by_expert's oracle cases and its
 #      bit-for-bit comparison with fixed included) -> $OUT/gpu_tests.log, gpu_tests.xml;
@@ -14,7 +14,7 @@
 # gridfuzz_gguf_bench and the libbenchmark.so.1debian they were linked with, each as NAME.xz.
 # Unpack, then run from the repository root:
 #   mkdir -p /tmp/gf-moe && for f in .gf-moe/*.xz; do xz -dc "$f" > "/tmp/gf-moe/$(basename "$f" .xz)"; done && chmod +x /tmp/gf-moe/gridfuzz*
-#   GRIDFUZZ_PREBUILT=/tmp/gf-moe OUT=$OUT bash evidence/2026-12-06-h200-moe-by-expert/job.sh
+#   GRIDFUZZ_PREBUILT=/tmp/gf-moe OUT=$OUT bash evidence/2026-12-06-h100-moe-by-expert/job.sh
 # GRIDFUZZ_TOTAL_S (default 540): the whole job's wall budget; the sweep gets what the tests and
 # the bench leave (at least 60 s), and is killed 45 s after its budget so its rows so far stay.
 set -u
