@@ -47,6 +47,22 @@ __device__ __forceinline__ Q8DS q8_d_s(const block_q8_1& b) {
 }
 static_assert(offsetof(block_q8_1, d) == 0 && offsetof(block_q8_1, s) == 2);
 
+// The dp4a of every block dot. __dp4a's asm is volatile, and NVVM then neither merges nor moves a
+// load across it. A translation unit that defines GRIDFUZZ_GGUF_DP4A_MOVABLE before including this
+// file gets the same instruction as a plain asm, which the compiler may merge loads around: the
+// by_expert GEMV applies one staged weight block to 8 pairs and one activation block to 4 rows and
+// needs each loaded once (its PTX: 20 shared-memory weight loads per q4_0 step instead of 160).
+// Every other kernel keeps __dp4a's code, unchanged.
+#ifdef GRIDFUZZ_GGUF_DP4A_MOVABLE
+__device__ __forceinline__ int dp4a_op(int a, int b, int c) {
+  int r;
+  asm("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+#else
+__device__ __forceinline__ int dp4a_op(int a, int b, int c) { return __dp4a(a, b, c); }
+#endif
+
 constexpr int kOnes = 0x01010101;  // dp4a with this sums the four int8 lanes of the other operand
 
 // Four 4-bit table indices (one per byte, 0..15) -> four int8 iq4 table values, with two
@@ -99,8 +115,8 @@ __device__ __forceinline__ int q4_sumi(const std::uint8_t* qs, const block_q8_1&
   for (int j = 0; j < 2; ++j) {
     const int k = 2 * slot + j;
     const int v = load_int_aligned2(qs, k);
-    sumi = __dp4a(nibble_values<Iq4Table>(v & 0x0F0F0F0F), q8_int(a, k), sumi);
-    sumi = __dp4a(nibble_values<Iq4Table>((v >> 4) & 0x0F0F0F0F), q8_int(a, k + 4), sumi);
+    sumi = dp4a_op(nibble_values<Iq4Table>(v & 0x0F0F0F0F), q8_int(a, k), sumi);
+    sumi = dp4a_op(nibble_values<Iq4Table>((v >> 4) & 0x0F0F0F0F), q8_int(a, k + 4), sumi);
   }
   return sumi;
 }
@@ -113,8 +129,8 @@ __device__ __forceinline__ int q5_sumi(const std::uint8_t* qs, std::uint32_t qh,
     const int v = load_int_aligned2(qs, k);
     const int low = (v & 0x0F0F0F0F) | bits_to_byte_bit4((qh >> (4 * k)) & 15u);
     const int high = ((v >> 4) & 0x0F0F0F0F) | bits_to_byte_bit4((qh >> (16 + 4 * k)) & 15u);
-    sumi = __dp4a(low, q8_int(a, k), sumi);
-    sumi = __dp4a(high, q8_int(a, k + 4), sumi);
+    sumi = dp4a_op(low, q8_int(a, k), sumi);
+    sumi = dp4a_op(high, q8_int(a, k + 4), sumi);
   }
   return sumi;
 }
@@ -166,7 +182,7 @@ __device__ __forceinline__ float block_dot<QuantType::q8_0>(const std::uint8_t* 
   int sumi = 0;
   for (int j = 0; j < 2; ++j) {
     const int k = 2 * slot + j;
-    sumi = __dp4a(load_int_aligned2(reinterpret_cast<const std::uint8_t*>(b.qs), k), q8_int(act[0], k), sumi);
+    sumi = dp4a_op(load_int_aligned2(reinterpret_cast<const std::uint8_t*>(b.qs), k), q8_int(act[0], k), sumi);
   }
   return half_to_float(b.d) * half_to_float(act[0].d) * static_cast<float>(sumi);
 }
@@ -190,8 +206,8 @@ __device__ __forceinline__ float block_dot<QuantType::q2_K>(const std::uint8_t* 
   int sumi = 0, sumq = 0;
   for (int m = 0; m < 4; ++m) {
     const int u = q8_int(a, 4 * half + m);
-    sumi = __dp4a((load_int_aligned2(b.qs + 32 * n + 16 * half, m) >> (2 * j)) & 0x03030303, u, sumi);
-    sumq = __dp4a(kOnes, u, sumq);
+    sumi = dp4a_op((load_int_aligned2(b.qs + 32 * n + 16 * half, m) >> (2 * j)) & 0x03030303, u, sumi);
+    sumq = dp4a_op(kOnes, u, sumq);
   }
   const int sc = b.scales[slot];
   return half_to_float(a.d) * (half_to_float(b.d) * static_cast<float>((sc & 15) * sumi) -
@@ -208,8 +224,8 @@ __device__ __forceinline__ float block_dot<QuantType::q3_K>(const std::uint8_t* 
     const int u = q8_int(a, 4 * half + m);
     const int low2 = (load_int_aligned2(b.qs + 32 * n + 16 * half, m) >> (2 * j)) & 0x03030303;
     const int high = (load_int_aligned2(b.hmask + 16 * half, m) >> (4 * n + j)) & 0x01010101;
-    sumi = __dp4a(low2 | (high << 2), u, sumi);  // q + 4, in 0..7
-    sumq = __dp4a(kOnes, u, sumq);
+    sumi = dp4a_op(low2 | (high << 2), u, sumi);  // q + 4, in 0..7
+    sumq = dp4a_op(kOnes, u, sumq);
   }
   const int scale = static_cast<int>(decode_scale_q3_K(b.scales, slot)) - 32;
   return half_to_float(b.d) * half_to_float(a.d) * static_cast<float>(scale * (sumi - 4 * sumq));
@@ -262,10 +278,10 @@ __device__ __forceinline__ float k4_block_dot(const Block& b, const std::uint8_t
       high |= static_cast<int>(((h >> (2 * c + 1)) & 0x01010101u) << 4);
     }
     const int u_low = q8_int(a_low, m), u_high = q8_int(a_high, m);
-    sumi_low = __dp4a(low, u_low, sumi_low);
-    sumi_high = __dp4a(high, u_high, sumi_high);
-    sumq_low = __dp4a(kOnes, u_low, sumq_low);
-    sumq_high = __dp4a(kOnes, u_high, sumq_high);
+    sumi_low = dp4a_op(low, u_low, sumi_low);
+    sumi_high = dp4a_op(high, u_high, sumi_high);
+    sumq_low = dp4a_op(kOnes, u_low, sumq_low);
+    sumq_high = dp4a_op(kOnes, u_high, sumq_high);
   }
   const K4ScalesMins sm = k4_scales_mins(b.scales, c);
   const std::uint32_t dm = load_word_aligned4(&b.d, 0);  // d, then dmin
@@ -303,8 +319,8 @@ __device__ __forceinline__ float block_dot<QuantType::q6_K>(const std::uint8_t* 
     const int low4 = quarter < 2 ? (l4 & 0x0F0F0F0F) : ((l4 >> 4) & 0x0F0F0F0F);
     const int high2 = (load_int_aligned2(b.qh + 32 * n, m) >> (2 * quarter)) & 0x03030303;
     const int u = q8_int(a, m);
-    sumi = __dp4a(low4 | (high2 << 4), u, sumi);  // q + 32, in 0..63
-    sumq = __dp4a(kOnes, u, sumq);
+    sumi = dp4a_op(low4 | (high2 << 4), u, sumi);  // q + 32, in 0..63
+    sumq = dp4a_op(kOnes, u, sumq);
   }
   const int scale = b.scales[8 * n + (slot % 4) / 2 + 2 * quarter];
   return half_to_float(b.d) * half_to_float(a.d) * static_cast<float>(scale * (sumi - 32 * sumq));
@@ -318,8 +334,8 @@ __device__ __forceinline__ float block_dot<QuantType::iq4_xs>(const std::uint8_t
   int sumi = 0;
   for (int j = 0; j < 4; ++j) {
     const int v = load_int_aligned2(b.qs + 16 * slot, j);
-    sumi = __dp4a(iq4_lookup4(v & 0x0F0F0F0F), q8_int(a, j), sumi);
-    sumi = __dp4a(iq4_lookup4((v >> 4) & 0x0F0F0F0F), q8_int(a, j + 4), sumi);
+    sumi = dp4a_op(iq4_lookup4(v & 0x0F0F0F0F), q8_int(a, j), sumi);
+    sumi = dp4a_op(iq4_lookup4((v >> 4) & 0x0F0F0F0F), q8_int(a, j + 4), sumi);
   }
   const int scale = static_cast<int>(decode_scale_iq4_xs(b.scales_h, b.scales_l, slot)) - 32;
   return half_to_float(b.d) * half_to_float(a.d) * static_cast<float>(scale * sumi);

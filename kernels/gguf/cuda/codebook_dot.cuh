@@ -41,8 +41,8 @@ __device__ __forceinline__ unsigned load_u16(const std::uint8_t* p) { return *re
 
 // Dot of one 8-value group (grid point of 8 bytes, 8 sign bits) with q8_1 ints k, k+1.
 __device__ __forceinline__ int grid8_dot(std::uint64_t grid, unsigned signs8, const block_q8_1& a, int k, int sumi) {
-  sumi = __dp4a(apply_signs4(static_cast<std::uint32_t>(grid), signs8), q8_int(a, k), sumi);
-  return __dp4a(apply_signs4(static_cast<std::uint32_t>(grid >> 32), signs8 >> 4), q8_int(a, k + 1), sumi);
+  sumi = dp4a_op(apply_signs4(static_cast<std::uint32_t>(grid), signs8), q8_int(a, k), sumi);
+  return dp4a_op(apply_signs4(static_cast<std::uint32_t>(grid >> 32), signs8 >> 4), q8_int(a, k + 1), sumi);
 }
 
 template <>
@@ -97,8 +97,8 @@ __device__ __forceinline__ float block_dot<QuantType::iq3_xxs>(const std::uint8_
   int sumi = 0;
   for (int l = 0; l < 4; ++l) {
     const unsigned signs = kIq2SignsDevice[(aux >> (7 * l)) & 127u];
-    sumi = __dp4a(apply_signs4(kIq3xxsGridDevice[q3[2 * l]], signs), q8_int(a, 2 * l), sumi);
-    sumi = __dp4a(apply_signs4(kIq3xxsGridDevice[q3[2 * l + 1]], signs >> 4), q8_int(a, 2 * l + 1), sumi);
+    sumi = dp4a_op(apply_signs4(kIq3xxsGridDevice[q3[2 * l]], signs), q8_int(a, 2 * l), sumi);
+    sumi = dp4a_op(apply_signs4(kIq3xxsGridDevice[q3[2 * l + 1]], signs >> 4), q8_int(a, 2 * l + 1), sumi);
   }
   const float d = half_to_float(b.d) * (0.5f + static_cast<float>(aux >> 28)) * half_to_float(a.d) * 0.5f;
   return d * static_cast<float>(sumi);
@@ -113,7 +113,7 @@ __device__ __forceinline__ float block_dot<QuantType::iq3_s>(const std::uint8_t*
   for (int k = 0; k < 8; ++k) {  // 4-value group k: grid index bit 8 is bit k of qh
     const unsigned index = b.qs[8 * slot + k] | ((qh >> k) & 1u) << 8;
     const unsigned signs = b.signs[4 * slot + k / 2] >> (4 * (k % 2));
-    sumi = __dp4a(apply_signs4(kIq3sGridDevice[index], signs), q8_int(a, k), sumi);
+    sumi = dp4a_op(apply_signs4(kIq3sGridDevice[index], signs), q8_int(a, k), sumi);
   }
   const int ls = (b.scales[slot / 2] >> (4 * (slot % 2))) & 15;
   const float d = half_to_float(b.d) * (0.5f + static_cast<float>(ls)) * half_to_float(a.d) * 0.5f;
@@ -123,8 +123,8 @@ __device__ __forceinline__ float block_dot<QuantType::iq3_s>(const std::uint8_t*
 // iq1: the grid's nibbles hold g + 1 in {0, 1, 2}; values 0-3 of a point are the low nibbles of
 // its bytes, values 4-7 the high nibbles.
 __device__ __forceinline__ int grid1_dot(std::uint32_t grid, const block_q8_1& a, int k, int sumi) {
-  sumi = __dp4a(static_cast<int>(grid & 0x0F0F0F0Fu), q8_int(a, k), sumi);
-  return __dp4a(static_cast<int>((grid >> 4) & 0x0F0F0F0Fu), q8_int(a, k + 1), sumi);
+  sumi = dp4a_op(static_cast<int>(grid & 0x0F0F0F0Fu), q8_int(a, k), sumi);
+  return dp4a_op(static_cast<int>((grid >> 4) & 0x0F0F0F0Fu), q8_int(a, k + 1), sumi);
 }
 
 // iq1_s: value = dl * (g + delta) = dl * (g + 1) + dl * (delta - 1); the offset part goes through
@@ -152,7 +152,7 @@ __device__ __forceinline__ float block_dot<QuantType::iq1_m>(const std::uint8_t*
   for (int l = 0; l < 4; ++l) {
     const unsigned nibble = (b.qh[2 * slot + l / 2] >> (4 * (l % 2))) & 15u;
     sumi[l / 2] = grid1_dot(kIq1sGridDevice[b.qs[4 * slot + l] | (nibble & 7u) << 8], a, 2 * l, sumi[l / 2]);
-    const int sumq = __dp4a(q8_int(a, 2 * l + 1), kOnes, __dp4a(q8_int(a, 2 * l), kOnes, 0));
+    const int sumq = dp4a_op(q8_int(a, 2 * l + 1), kOnes, dp4a_op(q8_int(a, 2 * l), kOnes, 0));
     sumf[l / 2] += (nibble & 8u ? -1.125f : -0.875f) * static_cast<float>(sumq);
   }
   const unsigned sc[4] = {load_u16(b.scales), load_u16(b.scales + 2), load_u16(b.scales + 4), load_u16(b.scales + 6)};

@@ -1,5 +1,8 @@
 // Instantiations of the by_expert moe_vec kernels (docs/KERNELS.md, "Ours: by_expert"): the GEMV
 // for every weight type, output dtype and index width, and its pre-pass.
+// Before any include of block_dot.cuh: block_dot's dp4a as a plain (non-volatile) asm in this
+// translation unit only, so that the GEMV's repeated operand loads merge (block_dot.cuh, dp4a_op).
+#define GRIDFUZZ_GGUF_DP4A_MOVABLE 1
 #include "gemv_by_expert.cuh"
 #include "gemv_functions.hpp"
 #include "quant_dispatch.hpp"

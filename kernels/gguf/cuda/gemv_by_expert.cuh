@@ -1,11 +1,12 @@
 #pragma once
 // Device code of the by_expert moe_vec (docs/KERNELS.md, "Ours: by_expert"): a pre-pass that
 // groups the (token, slot) pairs by expert, then a GEMV whose block owns (used expert, tile of
-// kByExpertRowsPerBlock weight rows) and applies each weight row to every pair of its expert.
+// kByExpertRowsPerBlock weight rows) and whose warps apply each of their rows to every pair of
+// the expert, kPairBatch pairs at a time.
 //
 // Each output element dst[p, row] is still one warp's sum: lane l adds block_dot over the blocks
 // i = l/lanes, l/lanes + step, ... in ascending order, as gemv_tiled does, and the warp reduces
-// with the same butterfly, so the result is bit-equal to every other non-legacy geometry's. The
+// with the butterfly's additions, so the result is bit-equal to every other non-legacy geometry's. The
 // order of the pairs in a group (set by the scatter's atomics) decides only which element is
 // computed first, never a value.
 #include <cstdint>
@@ -136,114 +137,191 @@ __global__ void __launch_bounds__(kExpertGroupThreads) moe_expert_scatter(Expert
   }
 }
 
-// Per warp, a chunk of its weight row is staged in shared memory with 16-byte loads (all issued
-// before any is used: the DRAM stream), then read by block_dot once per pair. A chunk is at most
-// kStageBytes, a whole number of `step`s of blocks so that every lane's block sequence continues
-// across chunks exactly as in gemv_tiled.
+// Per warp, a chunk of each of its rows is staged in shared memory, then every lane reads its part
+// of each staged block once for the batch's pairs (block_dot's weight loads, the same for every
+// pair, are loaded once: nothing is stored between them). A chunk is at most kStageBytes, a whole
+// number of `step`s of blocks (by_expert_stage_chunk_blocks) so that every lane's block sequence
+// continues across chunks exactly as in gemv_tiled.
 inline constexpr int kStageBytes = static_cast<int>(kByExpertStageBytes);
-inline constexpr int kPairBatch = 4;  // pairs whose sums a lane holds at once
+inline constexpr int kRowsPerWarp = static_cast<int>(kByExpertRowsPerWarp);
+inline constexpr int kPairBatch = static_cast<int>(kByExpertPairBatch);  // pairs whose sums a lane holds at once
+inline constexpr int kWarps = static_cast<int>(kByExpertWarps);
 
-template <QuantType T>
-__host__ __device__ constexpr int stage_chunk_blocks() {
-  constexpr int step = static_cast<int>(blocks_per_warp(T));
-  constexpr int fit = kStageBytes / static_cast<int>(quant_traits(T).block_bytes);
-  return fit / step * step;
+// One 16-byte copy from global to shared memory without a register round trip (cp.async, sm_80 and
+// later; .cg: cached in L2 only, so the weights streaming through leave L1 to the activation rows
+// that every warp of the block reads). Both addresses 16-byte aligned.
+__device__ __forceinline__ void copy16_async(void* smem, const void* gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(gmem) : "memory");
+#else
+  *static_cast<uint4*>(smem) = __ldg(static_cast<const uint4*>(gmem));
+#endif
 }
 
-// Copies `bytes` (even) from `src` (2-byte aligned) to `dst_base + (src % 16)` (dst_base 16-byte
-// aligned), so the 16-byte-aligned part of the source moves with 16-byte loads and stores.
+// Waits for this thread's copy16_async copies (the warp's __syncwarp after it makes every lane's
+// visible to every lane).
+__device__ __forceinline__ void copies_arrived() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Starts copying `bytes` (even) from `src` (2-byte aligned) to `dst_base + (src % 16)` (dst_base
+// 16-byte aligned): the 16-byte-aligned part of the source with asynchronous 16-byte copies (all in
+// flight at once: the DRAM stream), the unaligned ends with 2-byte loads. Complete after
+// copies_arrived().
 __device__ __forceinline__ void stage_row_chunk(const std::uint8_t* src, int bytes, std::uint8_t* dst_base, int lane) {
   const int mis = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15u);
   std::uint8_t* dst = dst_base + mis;
   const int head = mis == 0 ? 0 : (16 - mis < bytes ? 16 - mis : bytes);
   const int body = (bytes - head) / 16;
   const int tail_at = head + body * 16;
-  for (int k = lane; k < head / 2; k += 32)
-    reinterpret_cast<std::uint16_t*>(dst)[k] = __ldg(reinterpret_cast<const std::uint16_t*>(src) + k);
   const auto* s4 = reinterpret_cast<const uint4*>(src + head);
   auto* d4 = reinterpret_cast<uint4*>(dst + head);
-#pragma unroll 4
-  for (int k = lane; k < body; k += 32) d4[k] = __ldg(s4 + k);
+  for (int k = lane; k < body; k += 32) copy16_async(d4 + k, s4 + k);
+  for (int k = lane; k < head / 2; k += 32)
+    reinterpret_cast<std::uint16_t*>(dst)[k] = __ldg(reinterpret_cast<const std::uint16_t*>(src) + k);
   for (int k = lane; k < (bytes - tail_at) / 2; k += 32)
     reinterpret_cast<std::uint16_t*>(dst + tail_at)[k] = __ldg(reinterpret_cast<const std::uint16_t*>(src + tail_at) + k);
 }
 
+// c ? a : b as one selp the compiler cannot turn into a load through a selected address (which
+// would keep the sums of warp_sum_transposed in local memory instead of registers).
+__device__ __forceinline__ float pick(bool c, float a, float b) {
+  float r;
+  asm("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n selp.f32 %0, %2, %3, p;\n}" : "=f"(r) : "r"(static_cast<int>(c)), "f"(a), "f"(b));
+  return r;
+}
+
+// One step of warp_sum_transposed: distance H, sums [0, 2H) in, [0, H) out (a compile-time H so
+// that every index is a constant and the sums stay in registers).
+template <int H>
+__device__ __forceinline__ void transposed_step(float (&v)[32], int lane) {
+  const bool upper = (lane & H) != 0;
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    const float low = v[i], high = v[H + i];
+    const float keep = pick(upper, high, low);
+    const float send = pick(upper, low, high);
+    v[i] = keep + __shfl_xor_sync(0xffffffffu, send, H, 32);
+  }
+}
+
+// The 32 sums of a lane (v[r*kPairBatch + j]: row r, pair j) reduced over the warp at once: at the
+// step of distance h every lane keeps half of its sums (the half its lane bit h selects), adds its
+// partner's copy of them and sends the other half, so lane l ends with sum l. Each sum is
+// v(lane) + v(lane ^ h) at every step, the very additions of warp_sum_butterfly (which leaves the
+// same value in every lane, float addition being commutative): bit-equal to it, in 31 shuffles
+// instead of 32 x 5 (by_expert_plan_test models it on 32 simulated lanes).
+__device__ __forceinline__ float warp_sum_transposed(float (&v)[32], int lane) {
+  transposed_step<16>(v, lane);
+  transposed_step<8>(v, lane);
+  transposed_step<4>(v, lane);
+  transposed_step<2>(v, lane);
+  transposed_step<1>(v, lane);
+  return v[0];
+}
+
 // Index: as gemv_tiled's (uint32 exactly when gemv_index_width proved every index fits, including
-// the list entries, which are pair indices < pairs).
+// the list entries, which are pair indices < pairs, and the tile rows).
 template <QuantType T, class OutT, class Index>
-__global__ void __launch_bounds__(32 * kByExpertRowsPerBlock) gemv_by_expert(GemvArgs a, ExpertGroupArgs g) {
+__global__ void __launch_bounds__(kByExpertThreads, 4) gemv_by_expert(GemvArgs a, ExpertGroupArgs g) {
   static_assert(std::is_same_v<Index, std::uint32_t> || std::is_same_v<Index, std::uint64_t>);
+  static_assert(kRowsPerWarp * kPairBatch == 32);
   constexpr int lanes = static_cast<int>(lanes_per_block(T));
   constexpr int step = static_cast<int>(blocks_per_warp(T));
   constexpr int block_bytes = static_cast<int>(quant_traits(T).block_bytes);
   constexpr int act_blocks_per_block = static_cast<int>(quant_traits(T).qk / 32);
-  constexpr int chunk = stage_chunk_blocks<T>();
-  static_assert(chunk >= step && chunk * block_bytes <= kStageBytes);
-  constexpr int warps = static_cast<int>(kByExpertRowsPerBlock);
-  __shared__ alignas(16) std::uint8_t stage[warps][kStageBytes + 16];
+  constexpr int chunk = static_cast<int>(by_expert_stage_chunk_blocks(T));
+  static_assert(chunk >= step && chunk % step == 0 && chunk * block_bytes <= kStageBytes);
+  __shared__ alignas(16) std::uint8_t stage[kWarps][kRowsPerWarp][kStageBytes + 16];
   static_assert(sizeof(stage) == kByExpertSmemBytes);
 
   const std::uint64_t slot = g.expert_slot_offset + blockIdx.y;
   if (slot >= *g.n_used) return;  // fewer experts used than slots: the block does nothing
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
   const Index nrows = static_cast<Index>(a.nrows);
-  const Index row = static_cast<Index>(a.row_offset) + static_cast<Index>(blockIdx.x) * warps + warp;
-  if (row >= nrows) return;  // the whole warp
+  // The tile row (the plan's tile_row): below rows rounded up to kByExpertRowsPerBlock.
+  const Index row0 = static_cast<Index>(a.row_offset) + static_cast<Index>(blockIdx.x) * static_cast<Index>(kByExpertRowsPerBlock) +
+                     static_cast<Index>(warp * kRowsPerWarp);
+  if (row0 >= nrows) return;  // the whole warp (only __syncwarp below: the other warps go on)
   const Index expert = static_cast<Index>(g.used[slot]);
-  const Index row_block = (expert * nrows + row) * static_cast<Index>(a.blocks_per_row);
-  const std::uint8_t* w = a.weights + static_cast<std::uint64_t>(row_block) * block_bytes;
   const int blocks_per_row = static_cast<int>(a.blocks_per_row);
-  std::uint8_t* my_stage = stage[warp];
-  int staged = -1;  // first block of the chunk in my_stage
+  // Rows past the last are read as the last one (computed, never stored): no branch per row.
+  const std::uint8_t* w[kRowsPerWarp];
+#pragma unroll
+  for (int r = 0; r < kRowsPerWarp; ++r) {
+    const Index row = row0 + static_cast<Index>(r) < nrows ? row0 + static_cast<Index>(r) : nrows - 1;
+    const Index row_block = (expert * nrows + row) * static_cast<Index>(a.blocks_per_row);
+    w[r] = a.weights + static_cast<std::uint64_t>(row_block) * block_bytes;
+  }
+  const auto stage_chunk = [&](int c0) {
+    const int n_blocks = blocks_per_row - c0 < chunk ? blocks_per_row - c0 : chunk;
+#pragma unroll
+    for (int r = 0; r < kRowsPerWarp; ++r) stage_row_chunk(w[r] + c0 * block_bytes, n_blocks * block_bytes, stage[warp][r], lane);
+  };
+  int staged = -1;  // first block of the chunk in this warp's stage
   // With one slice (up to kByExpertPairsPerSlice pairs: decode) every used expert has pairs for
-  // this block, so its row's first chunk is loaded at once, while the pair list is read.
+  // this block, so its rows' first chunk is on its way while the pair list is read.
   if (gridDim.z == 1) {
-    stage_row_chunk(w, (blocks_per_row < chunk ? blocks_per_row : chunk) * block_bytes, my_stage, lane);
+    stage_chunk(0);
     staged = 0;
   }
   // This block's slice of the expert's pairs: gridDim.z equal slices (launch_geometry.hpp).
   const std::uint64_t first = g.offsets[expert];
   const PairSlice mine = pair_slice(g.offsets[expert + 1] - first, gridDim.z, blockIdx.z);
-  if (mine.lo >= mine.hi) return;  // the whole block: an expert with fewer pairs than slices
+  if (mine.lo >= mine.hi) {
+    copies_arrived();  // none left in flight into a stage nobody reads
+    return;  // the whole block: an expert with fewer pairs than slices
+  }
   const std::uint64_t begin = first + mine.lo, end = first + mine.hi;
   const Index* list = static_cast<const Index*>(g.list);
   for (std::uint64_t b = begin; b < end; b += kPairBatch) {
     const int n = end - b < kPairBatch ? static_cast<int>(end - b) : kPairBatch;
-    Index p[kPairBatch];
     const block_q8_1* x[kPairBatch];
 #pragma unroll
     for (int j = 0; j < kPairBatch; ++j) {
-      p[j] = list[b + (j < n ? j : 0)];
-      const Index token = token_of(p[j], a);
+      const Index token = token_of(list[b + (j < n ? j : 0)], a);
       x[j] = reinterpret_cast<const block_q8_1*>(a.act + static_cast<std::uint64_t>(token * static_cast<Index>(a.token_stride)));
     }
-    float sum[kPairBatch];
+    float sum[kRowsPerWarp * kPairBatch];
 #pragma unroll
-    for (int j = 0; j < kPairBatch; ++j) sum[j] = 0.0f;
+    for (int m = 0; m < kRowsPerWarp * kPairBatch; ++m) sum[m] = 0.0f;
     for (int c0 = 0; c0 < blocks_per_row; c0 += chunk) {
       const int c1 = blocks_per_row - c0 < chunk ? blocks_per_row : c0 + chunk;
-      const std::uint8_t* src = w + c0 * block_bytes;
       if (staged != c0) {
         __syncwarp();  // every lane is done reading the previous chunk
-        stage_row_chunk(src, (c1 - c0) * block_bytes, my_stage, lane);
+        stage_chunk(c0);
         staged = c0;
       }
+      copies_arrived();
       __syncwarp();  // the chunk's bytes, staged by every lane, visible to every lane
-      const std::uint8_t* sw = my_stage + (reinterpret_cast<std::uintptr_t>(src) & 15u);  // block c0
+      const std::uint8_t* sw[kRowsPerWarp];  // block c0 of each row, at its source's offset mod 16
+#pragma unroll
+      for (int r = 0; r < kRowsPerWarp; ++r)
+        sw[r] = stage[warp][r] + (reinterpret_cast<std::uintptr_t>(w[r] + c0 * block_bytes) & 15u);
       for (int i = c0 + lane / lanes; i < c1; i += step) {
+        // Pair 0 always exists, so its weight loads dominate the other pairs' and serve them.
 #pragma unroll
-        for (int j = 0; j < kPairBatch; ++j)
-          if (j < n) sum[j] += block_dot<T>(sw + (i - c0) * block_bytes, x[j] + i * act_blocks_per_block, lane % lanes);
+        for (int j = 0; j < kPairBatch; ++j) {
+          if (j == 0 || j < n) {  // pair 0 always: n >= 1
+            const block_q8_1* xj = x[j] + i * act_blocks_per_block;
+#pragma unroll
+            for (int r = 0; r < kRowsPerWarp; ++r)
+              sum[r * kPairBatch + j] += block_dot<T>(sw[r] + (i - c0) * block_bytes, xj, lane % lanes);
+          }
+        }
       }
     }
-#pragma unroll
-    for (int j = 0; j < kPairBatch; ++j) {
-      if (j < n) {
-        const float v = warp_sum_butterfly(sum[j]);
-        if (lane == 0) store_out(static_cast<OutT*>(a.dst), static_cast<std::uint64_t>(p[j] * nrows + row), v);
-      }
-    }
+    // Lane l holds the sum of row l / kPairBatch, pair l % kPairBatch.
+    const float v = warp_sum_transposed(sum, lane);
+    const int r = lane / kPairBatch, j = lane % kPairBatch;
+    const Index row = row0 + static_cast<Index>(r);
+    // The pair from the list again (an L1 hit), not p[j]: a lane-dependent index would put p in local memory.
+    if (j < n && row < nrows) store_out(static_cast<OutT*>(a.dst), static_cast<std::uint64_t>(list[b + j] * nrows + row), v);
   }
+  copies_arrived();  // a warp never leaves with copies into its stage in flight
 }
 
 }  // namespace gridfuzz::gguf::device_code

@@ -116,7 +116,7 @@ std::vector<GemvLaunch> gemv_launches(GemvGeometry g, const MoeCallShape& s, con
     case GemvGeometry::by_expert: {
       if (s.dense) throw std::invalid_argument("gemv_launches: by_expert needs expert ids (not mmvq)");
       LaunchSpec base = gemv_spec("moe_vec_by_expert", {1, 1, 1});
-      base.block = {32 * kByExpertRowsPerBlock, 1, 1};
+      base.block = {kByExpertThreads, 1, 1};
       base.func.static_smem_bytes = kByExpertSmemBytes;
       const std::uint64_t slots = std::min(s.experts, pairs);
       const std::uint64_t slices = std::clamp<std::uint64_t>(ceil_div(pairs, kByExpertPairsPerSlice), 1, limits.max_grid_z);
@@ -267,6 +267,10 @@ std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s) {
     r.push_back({"group_pair_index", u128{s.pairs()} - 1 + stride, IndexType::uint64, "pairs"});
     // used[slot] (u32 expert id) and the slot, from blockIdx.y + the launch's slot offset.
     r.push_back({"group_expert_id", u128{s.experts} - 1, IndexType::uint32, "experts"});
+    // The GEMV's tile rows: row_offset + blockIdx.x*kByExpertRowsPerBlock + warp*kByExpertRowsPerWarp
+    // + r in the kernel's index type, up to the last tile's end (row_offset is a multiple of
+    // kByExpertRowsPerBlock, gemv_launches).
+    r.push_back({"tile_row", u128{ceil_div(s.rows, kByExpertRowsPerBlock)} * kByExpertRowsPerBlock - 1, t, "rows"});
   }
   return r;
 }

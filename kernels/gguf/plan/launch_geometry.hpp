@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "call_shape.hpp"
+#include "gridfuzz/formats/host_device.hpp"
+#include "gridfuzz/gguf/formats.hpp"
 #include "gridfuzz/device_limits.hpp"
 #include "gridfuzz/index_range.hpp"
 #include "gridfuzz/launch_spec.hpp"
@@ -64,21 +66,40 @@ struct GemvLaunch {
   std::uint64_t expert_slot_offset = 0;  // by_expert: first used-expert slot of this launch (grid.y)
 };
 
-// by_expert's GEMV: a block of kByExpertRowsPerBlock warps, warp w owning weight row
-// row_offset + blockIdx.x*kByExpertRowsPerBlock + w of the expert in used-expert slot
-// expert_slot_offset + blockIdx.y, and slice blockIdx.z of that expert's pairs (of gridDim.z
-// equal slices). Grid (row tiles, expert slots, slices): rows and slots tiled at the device's x
-// and y limits; the slots are min(experts, pairs) (at most that many experts can be used); the
-// slices ceil(pairs / kByExpertPairsPerSlice), at most the z limit: 1 up to 4096 pairs (decode:
-// each used expert's rows read once), more for prefill-sized calls, so that an expert used by
-// millions of pairs is not one block's serial loop.
-inline constexpr std::uint64_t kByExpertRowsPerBlock = 4;
+// by_expert's GEMV: a block of kByExpertWarps warps, warp w owning the kByExpertRowsPerWarp weight
+// rows from row_offset + blockIdx.x*kByExpertRowsPerBlock + w*kByExpertRowsPerWarp of the expert in
+// used-expert slot expert_slot_offset + blockIdx.y, and slice blockIdx.z of that expert's pairs (of
+// gridDim.z equal slices). Grid (row tiles, expert slots, slices): rows and slots tiled at the
+// device's x and y limits; the slots are min(experts, pairs) (at most that many experts can be
+// used); the slices ceil(pairs / kByExpertPairsPerSlice), at most the z limit: 1 up to 4096 pairs
+// (decode: each used expert's rows read once), more for prefill-sized calls, so that an expert used
+// by millions of pairs is not one block's serial loop.
+//
+// Why 4 rows a warp and 8 pairs a batch: a lane loads each weight int (from the warp's staged rows)
+// once for the batch's pairs and each activation int once for the warp's rows, so a (row, pair,
+// block) costs its dp4a and scale arithmetic and little else; 4 x 8 sums a lane, reduced together
+// in 31 shuffles (gemv_by_expert.cuh).
+inline constexpr std::uint64_t kByExpertWarps = 4;
+inline constexpr std::uint64_t kByExpertRowsPerWarp = 4;
+inline constexpr std::uint64_t kByExpertRowsPerBlock = kByExpertWarps * kByExpertRowsPerWarp;
+inline constexpr std::uint64_t kByExpertThreads = 32 * kByExpertWarps;
+inline constexpr std::uint64_t kByExpertPairBatch = 8;
+static_assert(kByExpertRowsPerWarp * kByExpertPairBatch == 32, "the transposed reduction leaves one sum a lane");
 inline constexpr std::uint64_t kByExpertPairsPerSlice = 4096;
-// Each warp stages its weight row in shared memory in chunks of at most kByExpertStageBytes (plus
+// Each warp stages its rows in shared memory in chunks of at most kByExpertStageBytes per row (plus
 // 16 for the source's alignment): the kernel's static shared memory, which the plan declares.
-// 4 x 3472 bytes: 16 blocks of 128 threads (the SM's 2048 threads) fit an SM's 228 KiB.
-inline constexpr std::uint64_t kByExpertStageBytes = 3456;
+// 16 x 1168 bytes: small enough that 4 blocks (the register-bound occupancy) leave most of the
+// SM's 256 KiB to L1, where the pairs' activation rows stay while every warp of the block reads
+// them. 1152 bytes is a whole row of q4_0 at 2048 columns and 4 of its warp steps.
+inline constexpr std::uint64_t kByExpertStageBytes = 1152;
 inline constexpr std::uint64_t kByExpertSmemBytes = kByExpertRowsPerBlock * (kByExpertStageBytes + 16);
+// The blocks of type t a warp stages per row and chunk: the most that fit kByExpertStageBytes, a
+// whole number of the lane mapping's steps (blocks_per_warp), so that each lane's ascending block
+// sequence continues across chunks exactly as in gemv_tiled.
+GRIDFUZZ_FORMATS_HD constexpr std::uint64_t by_expert_stage_chunk_blocks(QuantType t) {
+  const std::uint64_t step = blocks_per_warp(t);
+  return kByExpertStageBytes / quant_traits(t).block_bytes / step * step;
+}
 // The pre-pass (docs/KERNELS.md, "Ours: by_expert"): up to kExpertGroupOneBlockPairs pairs one
 // launch, moe_expert_group (one block of kExpertScanThreads: count, scan and scatter in shared
 // memory); beyond, three: count, scan, scatter. count and scatter stride over the pairs with at
@@ -132,7 +153,9 @@ ExpertGroupLayout expert_group_layout(const MoeCallShape& s, GemvIndexWidth widt
 // by_expert: the tiled kernel's ranges (its index type is the same decision) plus the pre-pass's:
 // the list entry (a pair index, in the kernel's index type), the group offsets (uint64) and the
 // pre-pass's strided pair index (uint64: it passes pairs - 1 by up to one stride before its loop
-// ends).
+// ends); and the GEMV's tile row (row_offset + blockIdx.x*16 + warp*4 + r, up to the rows rounded
+// up to 16, minus 1: past rows - 1 in the last tile, where the row read is clamped and nothing is
+// stored).
 std::vector<IndexRange> gemv_indices(GemvGeometry g, const MoeCallShape& s);
 
 // The split-batch reference: token ranges [begin, end) with at most floor(max_grid_z / kernel_top_k)

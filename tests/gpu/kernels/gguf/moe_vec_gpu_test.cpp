@@ -86,8 +86,9 @@ TEST_F(GgufGpu, Bf16OutputPasses) {
 // by_expert (docs/KERNELS.md, "Ours: by_expert"): the oracle (split reference bit for bit, CPU
 // reference) at the decode shapes and at its own boundaries: one token (8 slots of 128 experts),
 // both sides of the one-block pre-pass,
-// a last row tile of one row, every pair on one expert (many batches of 4), rows longer than one
-// shared-memory chunk, 4096 experts (4096 slots), the down projection, bf16.
+// a last row tile of one row (and tiles whose warps have 1-3 rows past the last), every pair on
+// one expert (many batches of 8), rows longer than one shared-memory chunk, 4096 experts (4096
+// slots), the down projection, bf16.
 TEST_F(GgufGpu, ByExpertMoeVecPassesAtDecodeShapesAndItsBoundaries) {
   const auto k = make_moe_vec_kernel();
   // 2048 and 2049 tokens: 16384 pairs, the last of the one-block pre-pass, and the first of the
@@ -99,6 +100,8 @@ TEST_F(GgufGpu, ByExpertMoeVecPassesAtDecodeShapesAndItsBoundaries) {
     expect_pass(run(*k, "by_expert", kGemma + ",tokens=16,quant=" + std::string(to_string(t))));
   }
   expect_pass(run(*k, "by_expert", "rows=1409,cols=2816,experts=128,top_k=8,tokens=8,quant=q4_0"));
+  for (const char* rows : {"1", "3", "6", "18"})  // warps with 3, 1, 2 and (last tile) 2 real rows
+    expect_pass(run(*k, "by_expert", "rows=" + std::string(rows) + ",cols=2816,experts=8,top_k=2,tokens=9,quant=q4_0"));
   expect_pass(run(*k, "by_expert", "rows=64,cols=2816,experts=1,top_k=1,tokens=1003,quant=q4_K"));
   expect_pass(run(*k, "by_expert", "rows=64,cols=16384,experts=8,top_k=2,tokens=37,quant=q8_0"));    // 17408-byte rows
   expect_pass(run(*k, "by_expert", "rows=64,cols=8192,experts=8,top_k=2,tokens=37,quant=q6_K"));     // 6720-byte rows
@@ -129,6 +132,9 @@ TEST_F(GgufGpu, ByExpertDstEqualsFixedBitForBit) {
   for (const std::string& o :
        {kGemma + ",tokens=8,quant=q4_0", kGemma + ",tokens=64,quant=q4_K", kGemma + ",tokens=300,quant=iq4_xs",
         std::string("rows=3072,cols=4096,experts=128,top_k=8,tokens=32,quant=q4_0"),
+        std::string("rows=3072,cols=4096,experts=128,top_k=8,tokens=64,quant=q4_0"),  // Qwen3 gate/up, 2 chunks a row
+        std::string("rows=1409,cols=2816,experts=4,top_k=2,tokens=15,quant=q4_0"),  // 7-8 pairs an expert, last tile 1 row
+        std::string("rows=19,cols=2816,experts=2,top_k=1,tokens=17,quant=q6_K"),  // about 8 pairs an expert (one batch or two)
         std::string("proj=down,rows=4096,cols=1536,experts=128,top_k=8,tokens=16,quant=q4_0"),
         std::string("rows=256,cols=2816,experts=8,top_k=2,tokens=20000,quant=q4_0"),  // 3 pre-pass launches, 10 slices
         std::string("rows=64,cols=16384,experts=8,top_k=2,tokens=37,quant=q8_0,dtype=bf16")}) {

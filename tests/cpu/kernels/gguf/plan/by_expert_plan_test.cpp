@@ -7,7 +7,11 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <array>
+#include <bit>
+#include <cmath>
 #include <map>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -67,7 +71,7 @@ TEST(ByExpertPlan, IsAVariantOfMoeVecOnly) {
 }
 
 // gemma-4 gate/up at 8 tokens: quantize (one tile), the one-block pre-pass, then the GEMV over
-// 1408/4 row tiles and min(128, 64) expert slots.
+// 1408/16 row tiles and min(128, 64) expert slots.
 TEST(ByExpertPlan, EveryLaunchOfTheCallInOrder) {
   const LaunchPlan plan = plan_of(tk(8, 8));
   ASSERT_EQ(plan.launches.size(), 3u);
@@ -79,10 +83,11 @@ TEST(ByExpertPlan, EveryLaunchOfTheCallInOrder) {
   EXPECT_EQ(plan.launches[1].func.static_smem_bytes, 4096u * 4 + 1024 * 12);
   EXPECT_LE(plan.launches[1].func.static_smem_bytes, sm90().smem_per_block);
   EXPECT_EQ(plan.launches[2].name, "moe_vec_by_expert");
-  EXPECT_EQ(plan.launches[2].grid, (Dim3{352, 64, 1}));
+  EXPECT_EQ(plan.launches[2].grid, (Dim3{88, 64, 1}));
   EXPECT_EQ(plan.launches[2].block, (Dim3{128, 1, 1}));
-  // The staged rows' static shared memory, declared so the Predictor checks it (48 KiB default).
-  EXPECT_EQ(plan.launches[2].func.static_smem_bytes, 4u * (3456 + 16));
+  // The staged rows' static shared memory (16 rows of 1152 + 16 bytes), declared so the Predictor
+  // checks it (48 KiB default).
+  EXPECT_EQ(plan.launches[2].func.static_smem_bytes, 16u * (1152 + 16));
   EXPECT_LE(plan.launches[2].func.static_smem_bytes, sm90().smem_per_block);
 }
 
@@ -112,8 +117,74 @@ TEST(ByExpertPlan, SlotsAreTheExpertsThePairsCanUse) {
   EXPECT_EQ(plan_of(tk(64, 8)).launches.back().grid.y, 128u);
   EXPECT_EQ(plan_of(tk(8192, 8) + ",experts=4096").launches.back().grid.y, 4096u);
   EXPECT_EQ(plan_of(tk(100000, 1) + ",experts=1").launches.back().grid.y, 1u);
-  // A last row tile of 1 row (1409 = 352*4 + 1).
-  EXPECT_EQ(plan_of(tk(8, 8) + ",rows=1409").launches.back().grid.x, 353u);
+  // A last row tile of 1 row (1409 = 88*16 + 1).
+  EXPECT_EQ(plan_of(tk(8, 8) + ",rows=1409").launches.back().grid.x, 89u);
+}
+
+// Issue #33's decode shapes: 4 warps of 4 rows a block, so a block owns 16 rows of one expert
+// (grid.x = rows/16) and its warps read the batch's activation rows 4 rows at a time; the block
+// stays 128 threads and its shared memory within the 48 KiB that needs no opt-in.
+TEST(ByExpertPlan, SixteenRowsABlockAtTheDecodeShapes) {
+  EXPECT_EQ(kByExpertRowsPerBlock, 16u);
+  EXPECT_EQ(kByExpertThreads, 32u * kByExpertWarps);
+  EXPECT_EQ(kByExpertRowsPerWarp * kByExpertPairBatch, 32u);  // one sum a lane after the reduction
+  for (const auto& [o, x] : {std::pair{std::string(",rows=1408,cols=2816"), 88u}, {",rows=3072,cols=4096", 192u},
+                             {",proj=down,rows=4096,cols=1536", 256u}})
+    for (std::uint64_t tokens : {1u, 8u, 64u}) {
+      SCOPED_TRACE(o + " tokens " + std::to_string(tokens));
+      const LaunchPlan plan = plan_of(tk(tokens, 8) + ",experts=128,quant=q4_0" + o);
+      const LaunchSpec& g = plan.launches.back();
+      EXPECT_EQ(g.grid, (Dim3{x, std::min<std::uint64_t>(128, tokens * 8), 1}));
+      EXPECT_EQ(g.block, (Dim3{128, 1, 1}));
+      EXPECT_EQ(g.dynamic_smem_bytes, 0u);
+      EXPECT_FALSE(g.smem_optin);
+      EXPECT_EQ(g.func.static_smem_bytes, kByExpertSmemBytes);
+      EXPECT_LE(g.func.static_smem_bytes, 48u * 1024);
+      EXPECT_EQ(predict(plan, sm90()).outcome, "accept");
+    }
+}
+
+// A warp stages each row in chunks of whole lane-mapping steps, as many as fit 1152 bytes, for
+// every type (the device kernel asserts the same at compile time): each lane's blocks continue
+// across chunks in gemv_tiled's order, which bit-equality with `fixed` rests on.
+TEST(ByExpertPlan, StageChunkIsTheMostWholeStepsThatFit) {
+  for (QuantType t : weight_quant_types()) {
+    SCOPED_TRACE(std::string(to_string(t)));
+    const std::uint64_t chunk = by_expert_stage_chunk_blocks(t), step = blocks_per_warp(t);
+    const std::uint64_t bytes = quant_traits(t).block_bytes;
+    EXPECT_GE(chunk, step);
+    EXPECT_EQ(chunk % step, 0u);
+    EXPECT_LE(chunk * bytes, kByExpertStageBytes);
+    EXPECT_GT((chunk + step) * bytes, kByExpertStageBytes);
+  }
+  // q4_0: 64 blocks (4 steps of 16); a 4096-column row (128 blocks) is two chunks, 1536 one.
+  EXPECT_EQ(by_expert_stage_chunk_blocks(QuantType::q4_0), 64u);
+  EXPECT_EQ(by_expert_stage_chunk_blocks(QuantType::q8_0), 32u);  // 4 steps of 8 (34-byte blocks)
+}
+
+// The tile row row_offset + blockIdx.x*16 + warp*4 + r runs to the last tile's end: rows rounded
+// up to 16, minus 1 (the rows past rows - 1 are read as the last row and never stored), declared
+// in the kernel's index type, and that width is the one gemv_index_width picks.
+TEST(ByExpertPlan, TileRowsRunToTheLastTilesEnd) {
+  for (const auto& [rows, want] : {std::pair{1408u, 1407u}, {1409u, 1423u}, {1u, 15u}, {16u, 15u}, {17u, 31u}}) {
+    const LaunchPlan plan = plan_of(tk(8, 8) + ",rows=" + std::to_string(rows));
+    EXPECT_EQ(range_named(plan, "tile_row").max_value, u128{want}) << rows;
+    EXPECT_EQ(range_named(plan, "tile_row").type, range_named(plan, "dst_index").type);
+  }
+  // The rows axis' end (2^20 rows): the tile rows stay far below 2^32.
+  const LaunchPlan top = plan_of(tk(1, 1) + ",rows=" + std::to_string(1u << 20) + ",cols=32");
+  EXPECT_EQ(range_named(top, "tile_row").max_value, u128{1u << 20} - 1);
+  EXPECT_EQ(predict(top, sm90()).index_wrap(), "safe");
+  // With a small x limit the rows of one launch are a multiple of 16, so every launch's tiles
+  // start on a multiple of 16 and the last tile's end is the same.
+  DeviceLimits small = sm90();
+  small.max_grid_x = 3;
+  std::uint64_t last_end = 0;
+  for (const GemvLaunch& l : gemv_launches(GemvGeometry::by_expert, shape(8, 8, 128, 1409), small)) {
+    EXPECT_EQ(l.row_offset % 16, 0u);
+    last_end = std::max(last_end, l.row_offset + l.spec.grid.x * 16);
+  }
+  EXPECT_EQ(last_end, 1424u);
 }
 
 // The count and scatter grids stop at kExpertGroupMaxBlocks and stride over the rest.
@@ -270,6 +341,45 @@ TEST(ByExpertPlan, ScratchLayoutIsAlignedAndSizedInCheckedArithmetic) {
   // 2^32 pairs of 8-byte entries: 32 GiB of list, exactly.
   const ExpertGroupLayout big = expert_group_layout(shape(1u << 26, 64, 4096), GemvIndexWidth::bits64);
   EXPECT_EQ(big.bytes - big.list, std::uint64_t{1} << 35);
+}
+
+// The GEMV reduces a lane's 32 sums (row r, pair j at r*8 + j) together: at distance h = 16, 8, 4,
+// 2, 1 every lane keeps the half of its sums its lane bit h selects (the upper half when set),
+// sends the other, and adds its partner's copy of each kept sum (gemv_by_expert.cuh,
+// transposed_step). Modelled here on 32 simulated lanes in lockstep: lane l must end with sum l,
+// bit-equal to warp_sum_butterfly's value (v += shfl_xor(v, mask) for mask 16..1, lane 0's) of
+// that sum, on values whose sum depends on the order of the additions.
+TEST(ByExpertPlan, TransposedReductionIsTheButterflyBitForBit) {
+  static_assert(kByExpertRowsPerWarp * kByExpertPairBatch == 32);
+  std::mt19937 rng(33);
+  std::uniform_real_distribution<float> mag(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exp(-30, 30);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::array<std::array<float, 32>, 32> v{};  // v[lane][sum]
+    for (auto& lane : v)
+      for (float& x : lane) x = std::ldexp(mag(rng), exp(rng));  // wide exponents: rounding everywhere
+    std::array<float, 32> butterfly{};
+    for (int m = 0; m < 32; ++m) {
+      std::array<float, 32> w{};
+      for (int l = 0; l < 32; ++l) w[l] = v[l][m];
+      for (int mask = 16; mask >= 1; mask >>= 1) {
+        std::array<float, 32> next{};
+        for (int l = 0; l < 32; ++l) next[l] = w[l] + w[l ^ mask];
+        w = next;
+      }
+      for (int l = 1; l < 32; ++l) ASSERT_EQ(std::bit_cast<std::uint32_t>(w[l]), std::bit_cast<std::uint32_t>(w[0]));
+      butterfly[m] = w[0];
+    }
+    for (int h = 16; h >= 1; h >>= 1) {
+      std::array<std::array<float, 32>, 32> send{};
+      for (int l = 0; l < 32; ++l)
+        for (int i = 0; i < h; ++i) send[l][i] = (l & h) != 0 ? v[l][i] : v[l][h + i];
+      for (int l = 0; l < 32; ++l)
+        for (int i = 0; i < h; ++i) v[l][i] = ((l & h) != 0 ? v[l][h + i] : v[l][i]) + send[l ^ h][i];
+    }
+    for (int l = 0; l < 32; ++l)
+      ASSERT_EQ(std::bit_cast<std::uint32_t>(v[l][0]), std::bit_cast<std::uint32_t>(butterfly[l])) << "lane " << l;
+  }
 }
 
 RC_GTEST_PROP(ByExpertPlanProperty, NeverRefusedNothingWraps, ()) {
