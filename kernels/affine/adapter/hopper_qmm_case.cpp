@@ -83,12 +83,13 @@ class HopperQmmCase final : public AffineMatmulCase {
     const HopperPlan whole = plan_hopper(s_, limits);
     if (whole.small_qmm) {
       // Each token alone (split()'s pieces): qmm_small with one token tile, its token in MMA column 0
-      // of 8 instead of its place in the call's tile.
+      // of 8 instead of its place in the call's tile; the whole call's K parts (the same K order).
       const MatmulBuffers b = matmul_buffers(bufs);
+      const int parts = whole.launches.front().k_parts;
       for (std::uint64_t r = 0; r < s_.m; ++r) {
         MatmulShape piece = s_;
         piece.m = 1;
-        for (AffineLaunch l : plan_qmm_small(piece, limits).launches) {
+        for (AffineLaunch l : plan_qmm_small(piece, limits, parts).launches) {
           l.row_begin = r;
           launch_planned(l, s_, b, launcher, stream, true);
         }

@@ -1,8 +1,10 @@
 // qmm_small, the 2-64 token path of affine.qmm's "hopper" variant, host side: which calls take it
 // (and the crossovers with qmv_stream at 1 token and the GEMM paths above 64), the launch its plan
-// declares (grid n/64, block 256, 4 stages of 8192 + 2048 + 512 * tokens bytes, the token tile
+// declares (K in 4 parts of a 512-element chunk up to 32 tokens when K allows, else 2 of 256; grid
+// n/(128/parts), block 256, 4 stages of 8192 + 2048 + 256 * parts * tokens bytes, the token tile
 // rounded up to 8, 16, 32 or 64), the offsets it forms and their 32/64-bit choice, and that the
-// adapter plans and splits what the launcher runs. Pure host code.
+// adapter plans and splits what the launcher runs (the split reference with the call's parts).
+// Pure host code.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -38,11 +40,20 @@ TEST(QmmSmallPlan, TokenTilesRoundUpToTheCompiledOnes) {
   for (std::uint64_t m = 17; m <= 32; ++m) EXPECT_EQ(qmm_small_token_tiles(m), 4) << m;
   for (std::uint64_t m = 33; m <= 64; ++m) EXPECT_EQ(qmm_small_token_tiles(m), 8) << m;
   EXPECT_EQ(qmm_small_token_tiles(65), 0);
-  // 4 stages x (8192 weights + 2048 scales and biases + 512 per token).
-  EXPECT_EQ(qmm_small_smem_bytes(1), 4u * (8192 + 2048 + 4096));
-  EXPECT_EQ(qmm_small_smem_bytes(2), 73728u);
-  EXPECT_EQ(qmm_small_smem_bytes(4), 106496u);
-  EXPECT_EQ(qmm_small_smem_bytes(8), 172032u);
+  // 4 parts up to 32 tokens where K is a multiple of 512; else 2.
+  EXPECT_EQ(qmm_small_k_parts(4096, 1), 4);
+  EXPECT_EQ(qmm_small_k_parts(4096, 4), 4);
+  EXPECT_EQ(qmm_small_k_parts(4096, 8), 2);
+  EXPECT_EQ(qmm_small_k_parts(4352, 1), 2);  // 17 x 256
+  EXPECT_EQ(qmm_small_rows_per_block(4), 32u);
+  EXPECT_EQ(qmm_small_rows_per_block(2), 64u);
+  EXPECT_EQ(qmm_small_chunk_k(4), 512u);
+  // 4 stages x (8192 weights + 2048 scales and biases + 2 bytes x chunk per token).
+  EXPECT_EQ(qmm_small_smem_bytes(1, 2), 4u * (8192 + 2048 + 8 * 512));
+  EXPECT_EQ(qmm_small_smem_bytes(1, 4), 73728u);
+  EXPECT_EQ(qmm_small_smem_bytes(2, 4), 106496u);
+  EXPECT_EQ(qmm_small_smem_bytes(4, 4), 172032u);
+  EXPECT_EQ(qmm_small_smem_bytes(8, 2), 172032u);
 }
 
 TEST(QmmSmallPlan, LmHeadAtSixteenTokensIsOneLaunchOverEveryRow) {
@@ -55,14 +66,15 @@ TEST(QmmSmallPlan, LmHeadAtSixteenTokensIsOneLaunchOverEveryRow) {
   ASSERT_EQ(h.launches.size(), 1u);
   const LaunchSpec& l = h.plan.launches[0];
   EXPECT_EQ(l.name, "qmm_small_int32");
-  EXPECT_EQ(l.grid, (Dim3{2004, 1, 1}));  // 128256 / 64
+  EXPECT_EQ(l.grid, (Dim3{4008, 1, 1}));  // 128256 / 32: 4 K parts
   EXPECT_EQ(l.block, (Dim3{256, 1, 1}));
-  EXPECT_EQ(l.dynamic_smem_bytes, 73728u);
+  EXPECT_EQ(l.dynamic_smem_bytes, 106496u);
   EXPECT_TRUE(l.smem_optin);
   const AffineLaunch& a = h.launches[0];
   EXPECT_TRUE(a.small);
   EXPECT_EQ(a.path, MatmulPath::qmm);
   EXPECT_EQ(a.token_tiles, 2);
+  EXPECT_EQ(a.k_parts, 4);
   EXPECT_EQ(a.m, 16);
   EXPECT_EQ(a.row_begin, 0u);
   EXPECT_EQ(describe(a.spec), describe(l));
@@ -79,14 +91,21 @@ TEST(QmmSmallPlan, LmHeadAtSixteenTokensIsOneLaunchOverEveryRow) {
 
 TEST(QmmSmallPlan, IssueShapeTakesItFromTwoToSixtyFourTokens) {
   const DeviceLimits sm90 = test::sm90();
-  const std::pair<std::uint64_t, int> expected[] = {{2, 1}, {8, 1}, {9, 2}, {16, 2}, {17, 4}, {33, 8}, {64, 8}};
-  for (const auto& [tokens, tiles] : expected) {
+  struct Expected {
+    std::uint64_t tokens;
+    int tiles, parts;
+    std::uint64_t blocks;
+  };
+  const Expected expected[] = {{2, 1, 4, 448}, {8, 1, 4, 448},  {9, 2, 4, 448}, {16, 2, 4, 448},
+                               {17, 4, 4, 448}, {33, 8, 2, 224}, {64, 8, 2, 224}};
+  for (const auto& [tokens, tiles, parts, blocks] : expected) {
     const HopperPlan h = plan_hopper(dense(tokens, 14336, 4096), sm90, true);
     ASSERT_TRUE(h.small_qmm) << tokens << ": " << h.why_not;
     ASSERT_EQ(h.launches.size(), 1u);
     EXPECT_EQ(h.launches[0].token_tiles, tiles) << tokens;
-    EXPECT_EQ(h.plan.launches[0].grid, (Dim3{224, 1, 1}));
-    EXPECT_EQ(h.plan.launches[0].dynamic_smem_bytes, qmm_small_smem_bytes(tiles));
+    EXPECT_EQ(h.launches[0].k_parts, parts) << tokens;
+    EXPECT_EQ(h.plan.launches[0].grid, (Dim3{blocks, 1, 1})) << tokens;
+    EXPECT_EQ(h.plan.launches[0].dynamic_smem_bytes, qmm_small_smem_bytes(tiles, parts));
     EXPECT_TRUE(predict(h.plan, sm90).accepted()) << tokens;
   }
 }
@@ -145,7 +164,7 @@ TEST(QmmSmallPlan, OtherCallsDoNotTakeItAndSayWhy) {
   const auto why = qmm_small_ineligible(dense(64, 14336, 4096), small_smem);
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("172032"), std::string::npos) << *why;
-  EXPECT_FALSE(qmm_small_ineligible(dense(32, 14336, 4096), small_smem));
+  EXPECT_FALSE(qmm_small_ineligible(dense(16, 14336, 4096), small_smem));  // 106496 bytes
   // Rows of 4160 at 3 tokens: qmv_stream, as before qmm_small.
   EXPECT_TRUE(plan_hopper(dense(3, 14336, 4160), sm90, true).stream_qmv);
 }
@@ -175,11 +194,20 @@ TEST(QmmSmallPlan, AdapterPlansAndSplitsWhatItLaunches) {
   const AffinePlan small = plan_qmm_small(test::shape_of(test::dense_kernel(), p), test::sm90());
   ASSERT_EQ(plan.launches.size(), 1u);
   EXPECT_EQ(describe(plan.launches[0]), describe(small.plan.launches[0]));
-  // The split reference takes one token per piece.
+  // The split reference takes one token per piece, planned with the call's K parts: 64 tokens run 2
+  // parts, and so does each of their one-token pieces (whose own rule would give 4).
   const auto bound = test::dense_kernel().bind(p, "hopper");
   const auto pieces = bound->split(test::sm90());
   ASSERT_EQ(pieces.size(), 16u);
   for (std::uint64_t r = 0; r < 16; ++r) EXPECT_TRUE(pieces[r].begin == r && pieces[r].end == r + 1) << r;
+  const AffinePlan piece = plan_qmm_small(dense(1, 14336, 4096), test::sm90(), 2);
+  EXPECT_EQ(piece.launches.at(0).k_parts, 2);
+  EXPECT_EQ(piece.launches.at(0).token_tiles, 1);
+  EXPECT_EQ(piece.plan.launches.at(0).grid, (Dim3{224, 1, 1}));
+  EXPECT_EQ(piece.plan.launches.at(0).dynamic_smem_bytes, qmm_small_smem_bytes(1, 2));
+  EXPECT_EQ(plan_qmm_small(dense(1, 14336, 4096), test::sm90()).launches.at(0).k_parts, 4);
+  EXPECT_THROW(plan_qmm_small(dense(1, 14336, 4352), test::sm90(), 4), std::invalid_argument);
+  EXPECT_THROW(plan_qmm_small(dense(1, 14336, 4096), test::sm90(), 3), std::invalid_argument);
   // The fixed variant keeps MLX's qmm_sm80 geometry.
   EXPECT_EQ(test::dense_kernel().plan(p, "fixed", test::sm90()).launches.at(0).name, "qmm_sm80_fixed_int32");
 }
@@ -199,7 +227,10 @@ RC_GTEST_PROP(QmmSmallPlan, AcceptedSafeOneLaunchNarrowExactlyWhenItFits, ()) {
   RC_ASSERT(pred.outcome == "accept");
   RC_ASSERT(pred.index_wrap() == "safe");
   RC_ASSERT(h.launches.size() == 1u);
-  RC_ASSERT(h.launches[0].spec.grid == (Dim3{vocab / 64, 1, 1}));
+  const int tiles = qmm_small_token_tiles(tokens);
+  const int parts = tiles <= 4 && cols % 512 == 0 ? 4 : 2;
+  RC_ASSERT(h.launches[0].k_parts == parts);
+  RC_ASSERT(h.launches[0].spec.grid == (Dim3{vocab / static_cast<std::uint64_t>(128 / parts), 1, 1}));
   const u128 limit = u128{1} << 31;
   const bool fits = u128{tokens} * vocab <= limit && u128{tokens} * cols <= limit && u128{vocab} * (cols / 8) <= limit &&
                     u128{vocab} * (cols / static_cast<std::uint64_t>(group)) <= limit;
