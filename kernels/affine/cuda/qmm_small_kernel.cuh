@@ -1,20 +1,22 @@
 #pragma once
 // qmm_small: the 2-64 token path of affine.qmm's "hopper" variant (4-bit weights, dense calls).
-// At a few tokens a GEMM tile of MLX's qmm_sm80 (16 tokens x 128 rows) re-reads X for every 128
-// rows and the weights once per 16 tokens; the call is bound by reading the 4-bit weights, so here
+// At a few tokens a GEMM tile of MLX's qmm_sm80 (16 tokens x 128 rows) stages X again for every 128
+// rows and the weights again for every 16 tokens; the call is bound by reading the 4-bit weights, so here
 // every weight is read from DRAM once, dequantized once and applied to all the call's tokens.
 //
 // Swap-AB mma.sync m16n8k16: the weight rows are the MMA's M side (16 per m-tile, dequantized in
 // registers straight into the A fragment), the tokens its N side (8 per n-tile, NT n-tiles = 8 to
-// 64 tokens, padding tokens zero-filled and never stored). Block: 64 weight rows, 8 warps; warp w
-// owns m-tile w % 4 and half w / 4 of every 256-element K chunk, so the block reads each weight
-// and each activation once. Grid (n/64, 1, 1): 224 blocks at n 14336, every block the whole K.
-// A 4-stage cp.async pipeline holds per stage: the 64 rows' packed weights (8 KB), their scales and
-// biases (2 KB) and the token tile's 256 activations per token (512 B each).
+// 64 tokens, padding tokens zero-filled and never stored). Block: 8 warps on 128/PARTS weight rows
+// and the whole K; warp w owns m-tile w % (8/PARTS) and part w / (8/PARTS) (128 elements) of every
+// K chunk of 128*PARTS, so the block reads each weight and each activation once. PARTS 4 (32 rows a
+// block, 448 blocks at n 14336) puts twice the warps of PARTS 2 (64 rows) on the same bytes: the
+// small-token call is bound by how many loads an SM keeps in flight and how fast its warps turn
+// them into MMAs, not by the MMAs. A 4-stage cp.async pipeline holds per stage: the rows' packed
+// weights (8 KB), their scales and biases (2 KB) and the token tile's chunk of activations.
 //
-// The K order inside a chunk is permuted, the same way for both operands (a dot product does not
+// The K order inside a part is permuted, the same way for both operands (a dot product does not
 // care): lane (g, t) of a warp takes the 16 packed bytes [16t, 16t+16) of rows g and g+8 of its
-// 128-element segment, i.e. elements 32t..32t+31; MMA step s of the segment's 8 uses its elements
+// 128-element part, i.e. elements 32t..32t+31; MMA step s of the segment's 8 uses its elements
 // 32t+4s..32t+4s+3 as the logical k 2t, 2t+1, 2t+8, 2t+9. Then the activations a lane needs for
 // steps 2j and 2j+1 are 8 consecutive elements of its token (one 16-byte shared load), and the
 // weights of one step are byte 2(s%2) and 2(s%2)+1 of packed word s/2 (two nibble pairs). The 32
@@ -22,8 +24,8 @@
 // segment.
 //
 // Numerics: w = scale*q + bias rounded once to the activation type (one fma in that type), fp32
-// MMA accumulation in the permuted K order; the two halves' partial sums are added in a fixed order
-// (half 0 + half 1) through shared memory: no atomics, no split-K across blocks. A token's result
+// MMA accumulation in the permuted K order; the parts' sums are added in a fixed order (part 0 +
+// part 1 + ...) through shared memory: no atomics, no split-K across blocks. A token's result
 // depends only on its own column of the MMA, never on the other tokens or the token-tile count, so
 // running the tokens one at a time gives the same bits (the split reference's premise).
 #include <cstdint>
