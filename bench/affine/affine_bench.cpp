@@ -11,7 +11,8 @@
 //   small M (issue #33 item 3)  M in {1, 2, 4, ..., 512} at (N, K) = (14336, 4096) and the LM head
 //         (128256, 4096), bf16, 4-bit, group 64: hopper (qmm_small at 2-64 tokens), fixed and
 //         cuBLAS bf16 side by side in one process, each sample one call after an L2 flush
-//         (BM_small_m_*; MLX's kernels are timed by bench/mlx, not here).
+//         (BM_small_m_*; MLX's kernels are timed by bench/mlx, not here); BM_qmm_small_parts: the
+//         small-M kernel with 2 and 4 K parts at 2-32 tokens.
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -23,6 +24,7 @@
 #include <string>
 
 #include "gridfuzz/affine/device_ops.hpp"
+#include "gridfuzz/affine/qmm_small_plan.hpp"
 #include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/device/context.hpp"
@@ -194,6 +196,38 @@ void BM_small_m(benchmark::State& state, const char* variant) {
   if (!launcher.records().empty()) state.SetLabel(launcher.records().front().spec.name);
 }
 
+// qmm_small's launches with state.range(3) K parts (2 or 4; the plan's rule picks one), on the
+// fixed case's buffers, L2 flushed: the two geometries side by side.
+void BM_qmm_small_parts(benchmark::State& state) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const auto bound = kernel->bind(dense_params(*kernel, m, n, k), "fixed");
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
+  MatmulShape shape;
+  shape.m = static_cast<std::uint64_t>(m);
+  shape.n = static_cast<std::uint64_t>(n);
+  shape.k = static_cast<std::uint64_t>(k);
+  const AffinePlan plan = plan_qmm_small(shape, s.limits, static_cast<int>(state.range(3)));
+  MatmulBuffers b;
+  b.x = bufs.ptr(0);
+  b.w = bufs.ptr(1);
+  b.scales = bufs.ptr(2);
+  b.biases = bufs.ptr(3);
+  b.out = bufs.ptr(4);
+  device::Launcher launcher;
+  time_flushed(state, [&] {
+    launcher.clear();
+    for (const AffineLaunch& l : plan.launches) launch_planned(l, shape, b, launcher, s.stream.get(), false);
+  });
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
+  set_counters(state, weight_bytes, 2.0 * m * n * k);
+  state.SetLabel(describe(plan.plan.launches.front()));
+}
+
 // cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel;
 // BM_cublas_bf16_flushed: the same with the L2 flushed before each sample.
 void cublas_bf16(benchmark::State& state, bool flushed) {
@@ -288,6 +322,13 @@ BENCHMARK(BM_cublas_bf16_flushed)->Apply(small_m_14336);
 BENCHMARK_CAPTURE(BM_small_m, hopper, "hopper")->Apply(small_m_lm_head);
 BENCHMARK_CAPTURE(BM_small_m, fixed, "fixed")->Apply(small_m_lm_head);
 BENCHMARK(BM_cublas_bf16_flushed)->Apply(small_m_lm_head);
+void parts_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t n : {14336, 128256})
+    for (const std::int64_t m : {2, 8, 16, 32})
+      for (const std::int64_t parts : {2, 4}) b->Args({m, n, 4096, parts});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.05);
+}
+BENCHMARK(BM_qmm_small_parts)->Apply(parts_shapes);
 
 }  // namespace
 }  // namespace gridfuzz::affine
