@@ -9,9 +9,8 @@
 // 64 tokens, padding tokens zero-filled and never stored). Block: 8 warps on 128/PARTS weight rows
 // and the whole K; warp w owns m-tile w % (8/PARTS) and part w / (8/PARTS) (128 elements) of every
 // K chunk of 128*PARTS, so the block reads each weight and each activation once. PARTS 4 (32 rows a
-// block, 448 blocks at n 14336) puts twice the warps of PARTS 2 (64 rows) on the same bytes: the
-// small-token call is bound by how many loads an SM keeps in flight and how fast its warps turn
-// them into MMAs, not by the MMAs. A 4-stage cp.async pipeline holds per stage: the rows' packed
+// block, 448 blocks at n 14336) puts twice the warps of PARTS 2 (64 rows) on the same bytes, for
+// when the warps' own instructions (dequantization, copies), not the DRAM, bound the call. A 4-stage cp.async pipeline holds per stage: the rows' packed
 // weights (8 KB), their scales and biases (2 KB) and the token tile's chunk of activations.
 //
 // The K order inside a part is permuted, the same way for both operands (a dot product does not
