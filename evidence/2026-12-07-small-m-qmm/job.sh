@@ -6,7 +6,8 @@
 #      and against the fixed path) -> $OUT/gpu_tests.log, gpu_tests.xml;
 #   2. the small-M bench: M 1, 2, 4, ..., 512 at 14336 x 4096 and 128256 x 4096 (bf16, 4-bit, group
 #      64), hopper, fixed and cuBLAS bf16 side by side in one process, the L2 flushed before each
-#      sample -> $OUT/bench.json (Google Benchmark JSON), bench.txt (console). MLX's own kernels are
+#      sample, and qmm_small with 2 and 4 K parts at 2-32 tokens (BM_qmm_small_parts)
+#      -> $OUT/bench.json (Google Benchmark JSON), bench.txt (console). MLX's own kernels are
 #      not in this bench (bench/mlx); their M 16 times are in docs/PERFORMANCE.md;
 #   3. an oracle sweep of affine.qmm hopper's plan, cheapest first (`sweep affine.qmm --variant hopper --cases 0 --order cost`:
 #      every boundary tier, every check on) with a kill timer -> $OUT/sweep.csv.xz, sweep.log.xz;
@@ -42,7 +43,7 @@ grep -E 'Failure|first at' "$OUT/gpu_tests.log" | head -10 >> "$summary"
 # 2. Bench.
 bench=$(gridfuzz_built gridfuzz_affine_bench) || exit 3
 t0=$(date +%s)
-timeout -s KILL 110 "$bench" --benchmark_filter='^BM_(small_m|cublas_bf16_flushed)/' --benchmark_counters_tabular=true \
+timeout -s KILL 110 "$bench" --benchmark_filter='^BM_(small_m|cublas_bf16_flushed|qmm_small_parts)/' --benchmark_counters_tabular=true \
   --benchmark_out="$OUT/bench.json" --benchmark_out_format=json > "$OUT/bench.txt" 2>&1
 echo "gridfuzz_affine_bench: rc=$? wall_s=$(( $(date +%s) - t0 ))" >> "$summary"
 python3 - "$OUT/bench.json" >> "$summary" 2>&1 <<'PY'
@@ -69,6 +70,11 @@ for n in (14336, 128256):
         if not h or not f or not c or None in (h[0], f[0], c[0]):
             print(n, mm, "missing or error:", h, f, c); continue
         print(f"{n} {mm}: {h[0]:.1f} ({h[1]}) {f[0]:.1f} {c[0]:.1f} {h[0]/c[0]:.2f} {h[0]/f[0]:.2f} {h[2]:.0f}")
+print("qmm_small K parts (N M parts: us weight_GBps):")
+for r in runs:
+    m = re.match(r"BM_qmm_small_parts/(\d+)/(\d+)/4096/(\d)", r["name"])
+    if m and not r.get("error_occurred"):
+        print(f"  {m.group(2)} {m.group(1)} {m.group(3)}: {r['real_time']:.1f} {r.get('GB/s', 0) / 1e9:.0f}")
 for n in (14336, 128256):
     h, c = t.get((n, 16, "hopper")), t.get((n, 16, "cublas"))
     if h and c and h[0] and c[0]:
