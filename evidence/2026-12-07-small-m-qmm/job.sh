@@ -92,7 +92,20 @@ rc=$?
 echo "sweep (budget ${budget} s): rc=$rc wall_s=$(( $(date +%s) - t0 ))" >> "$summary"
 grep -E "^(sweep:|time budget)" "$run_dir/sweep.log" >> "$summary"
 grep -E "^FAIL" "$run_dir/sweep.log" | head -20 >> "$summary"
-grep -c "qmm_small" "$run_dir/sweep.csv" 2>/dev/null | sed 's/^/sweep rows naming qmm_small: /' >> "$summary"
+python3 - "$run_dir/sweep.csv" >> "$summary" 2>&1 <<'PY'
+# Verdicts of the sweep's rows by token range: 2-64 tokens (qmm_small where eligible), 1, 65 and more.
+import csv, collections, sys
+try:
+    rows = list(csv.DictReader(open(sys.argv[1])))
+except Exception as e:
+    print("sweep.csv unreadable:", e); sys.exit(0)
+by = collections.defaultdict(collections.Counter)
+for r in rows:
+    try: t = int(r["tokens"])
+    except (KeyError, ValueError): continue
+    by["1 token" if t == 1 else "2-64 tokens" if t <= 64 else "65+ tokens"][r.get("verdict", "?")] += 1
+for k in sorted(by): print(f"sweep {k}: " + " ".join(f"{v}={n}" for v, n in sorted(by[k].items())))
+PY
 xz -T0 -f -k "$run_dir/sweep.csv" 2>/dev/null && cp "$run_dir/sweep.csv.xz" "$OUT/"
 xz -T0 -c "$run_dir/sweep.log" > "$OUT/sweep.log.xz"
 echo "job wall_s=$(( $(date +%s) - t_start ))" >> "$summary"
