@@ -8,6 +8,11 @@
 //         legacy (MLX's qmv), hopper
 //         (qmv_stream at kQmvStreamBlocksPerSm), and qmv_stream at 1 to 3 blocks per SM (more do not
 //         fit an H200 SM's shared memory; the plan would lower them to 3).
+//   small M (issue #33 item 3)  M in {1, 2, 4, ..., 512} at (N, K) = (14336, 4096) and the LM head
+//         (128256, 4096), bf16, 4-bit, group 64: hopper (qmm_small at 2-64 tokens), fixed and
+//         cuBLAS bf16 side by side in one process, each sample one call after an L2 flush
+//         (BM_small_m_*; MLX's kernels are timed by bench/mlx, not here); BM_qmm_small_parts: the
+//         small-M kernel with 2 and 4 K parts at 2-32 tokens.
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -19,6 +24,7 @@
 #include <string>
 
 #include "gridfuzz/affine/device_ops.hpp"
+#include "gridfuzz/affine/qmm_small_plan.hpp"
 #include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "gridfuzz/affine/register.hpp"
 #include "gridfuzz/device/context.hpp"
@@ -63,6 +69,39 @@ void time_with_events(benchmark::State& state, F&& call) {
   for (int i = 0; i < 3; ++i) call();  // warm-up
   s.stream.synchronize();
   for (auto _ : state) {
+    start.record(s.stream.get());
+    call();
+    stop.record(s.stream.get());
+    stop.synchronize();
+    state.SetIterationTime(stop.elapsed_ms_since(start) / 1e3);
+  }
+}
+
+// The device's L2, four times over: a cudaMemsetAsync of it before a sample evicts the previous
+// call's weights (the LM head's 296 MB do not fit the L2 anyway; 14336 x 4096's 33 MB would).
+device::DeviceBuffer& l2_flush_buffer() {
+  static device::DeviceBuffer b = [] {
+    int l2 = 0;
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0) != cudaSuccess || l2 <= 0) l2 = 64 << 20;
+    return device::DeviceBuffer(static_cast<std::size_t>(l2) * 4);
+  }();
+  return b;
+}
+
+// As time_with_events, with the L2 flushed before each sample (outside the timed interval).
+template <class F>
+void time_flushed(benchmark::State& state, F&& call) {
+  DeviceSession& s = session();
+  device::Event start, stop;
+  device::DeviceBuffer& flush = l2_flush_buffer();
+  const auto stream = reinterpret_cast<cudaStream_t>(s.stream.get());
+  for (int i = 0; i < 3; ++i) call();  // warm-up
+  s.stream.synchronize();
+  for (auto _ : state) {
+    if (cudaMemsetAsync(flush.as<void>(), static_cast<int>(state.iterations() & 0xff), flush.bytes(), stream) != cudaSuccess) {
+      state.SkipWithError("cudaMemsetAsync of the L2 flush buffer failed");
+      break;
+    }
     start.record(s.stream.get());
     call();
     stop.record(s.stream.get());
@@ -133,8 +172,65 @@ void BM_qmv_stream(benchmark::State& state) {
   state.SetLabel(describe(plan.plan.launches.front()));
 }
 
-// cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel.
-void BM_cublas_bf16(benchmark::State& state) {
+// One dense call of `variant` at small M, L2 flushed before each sample; the label names the
+// kernel that ran (the first launch's spec name). Counters as BM_affine_dense's qmm: every byte the
+// call touches, and weight_GB/s: the 4-bit weights, scales and biases per second (the read-once
+// bound: the device's read rate).
+void BM_small_m(benchmark::State& state, const char* variant) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const auto bound = kernel->bind(dense_params(*kernel, m, n, k), variant);
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
+  device::Launcher launcher;
+  time_flushed(state, [&] {
+    launcher.clear();
+    bound->launch(s.limits, bufs, launcher, s.stream.get());
+  });
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
+  set_counters(state, static_cast<double>(bound->bytes_moved()), 2.0 * m * n * k);
+  state.counters["weight_GB/s"] = benchmark::Counter(weight_bytes, benchmark::Counter::kIsIterationInvariantRate);
+  if (!launcher.records().empty()) state.SetLabel(launcher.records().front().spec.name);
+}
+
+// qmm_small's launches with state.range(3) K parts (2 or 4; the plan's rule picks one), on the
+// fixed case's buffers, L2 flushed: the two geometries side by side.
+void BM_qmm_small_parts(benchmark::State& state) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const auto bound = kernel->bind(dense_params(*kernel, m, n, k), "fixed");
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
+  MatmulShape shape;
+  shape.m = static_cast<std::uint64_t>(m);
+  shape.n = static_cast<std::uint64_t>(n);
+  shape.k = static_cast<std::uint64_t>(k);
+  const AffinePlan plan = plan_qmm_small(shape, s.limits, static_cast<int>(state.range(3)));
+  MatmulBuffers b;
+  b.x = bufs.ptr(0);
+  b.w = bufs.ptr(1);
+  b.scales = bufs.ptr(2);
+  b.biases = bufs.ptr(3);
+  b.out = bufs.ptr(4);
+  device::Launcher launcher;
+  time_flushed(state, [&] {
+    launcher.clear();
+    for (const AffineLaunch& l : plan.launches) launch_planned(l, shape, b, launcher, s.stream.get(), false);
+  });
+  for (const auto& r : launcher.records())
+    if (!r.ok()) state.SkipWithError(("launch refused: " + r.describe()).c_str());
+  const double weight_bytes = static_cast<double>(bufs.bytes(1) + bufs.bytes(2) + bufs.bytes(3));
+  set_counters(state, weight_bytes, 2.0 * m * n * k);
+  state.SetLabel(describe(plan.plan.launches.front()));
+}
+
+// cuBLAS bf16 GEMM out[M,N] = x[M,K] * W[N,K]^T on weights dequantized by our dequantize kernel;
+// BM_cublas_bf16_flushed: the same with the L2 flushed before each sample.
+void cublas_bf16(benchmark::State& state, bool flushed) {
   DeviceSession& s = session();
   const auto kernel = make_dense_qmm_kernel();
   const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
@@ -157,14 +253,18 @@ void BM_cublas_bf16(benchmark::State& state) {
   const void* w = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(w16.get()));
   cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
   // Column-major view: out^T [N, M] = W [N, K] (stored K x N, transposed) * x^T [K, M].
-  time_with_events(state, [&] {
+  auto gemm = [&] {
     status = cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k),
                           &alpha, w, CUDA_R_16BF, static_cast<int>(k), x, CUDA_R_16BF, static_cast<int>(k), &beta, out,
                           CUDA_R_16BF, static_cast<int>(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  });
+  };
+  if (flushed) time_flushed(state, gemm);
+  else time_with_events(state, gemm);
   if (status != CUBLAS_STATUS_SUCCESS) state.SkipWithError("cublasGemmEx failed");
   set_counters(state, static_cast<double>(m * k * 2 + n * k * 2 + m * n * 2), 2.0 * m * n * k);
 }
+void BM_cublas_bf16(benchmark::State& state) { cublas_bf16(state, false); }
+void BM_cublas_bf16_flushed(benchmark::State& state) { cublas_bf16(state, true); }
 
 // A read-only kernel over as many bytes as qmv reads from its weights (read_only_kernel.cuh): the
 // device's read rate for that size. state.range(3) = blocks per SM (256 threads each); the table
@@ -208,6 +308,27 @@ void read_shapes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_read_weight_bytes)->Apply(read_shapes);
+// Issue #33 item 3: M 1-512 at both shapes, ours (hopper, fixed) beside cuBLAS bf16, one shape's
+// entries next to each other (Google Benchmark runs them in registration order).
+void small_m_shapes(benchmark::internal::Benchmark* b, std::int64_t n) {
+  for (const std::int64_t m : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}) b->Args({m, n, 4096});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.05);
+}
+void small_m_14336(benchmark::internal::Benchmark* b) { small_m_shapes(b, 14336); }
+void small_m_lm_head(benchmark::internal::Benchmark* b) { small_m_shapes(b, 128256); }
+BENCHMARK_CAPTURE(BM_small_m, hopper, "hopper")->Apply(small_m_14336);
+BENCHMARK_CAPTURE(BM_small_m, fixed, "fixed")->Apply(small_m_14336);
+BENCHMARK(BM_cublas_bf16_flushed)->Apply(small_m_14336);
+BENCHMARK_CAPTURE(BM_small_m, hopper, "hopper")->Apply(small_m_lm_head);
+BENCHMARK_CAPTURE(BM_small_m, fixed, "fixed")->Apply(small_m_lm_head);
+BENCHMARK(BM_cublas_bf16_flushed)->Apply(small_m_lm_head);
+void parts_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t n : {14336, 128256})
+    for (const std::int64_t m : {2, 8, 16, 32})
+      for (const std::int64_t parts : {2, 4}) b->Args({m, n, 4096, parts});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.05);
+}
+BENCHMARK(BM_qmm_small_parts)->Apply(parts_shapes);
 
 }  // namespace
 }  // namespace gridfuzz::affine

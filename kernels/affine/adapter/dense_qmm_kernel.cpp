@@ -14,7 +14,8 @@ class DenseQmmKernel final : public AffineMatmulKernel {
             MatmulCall::dense, "affine.qmm",
             "MLX affine quantized matmul, dense (LM head): legacy int32 M*N batch count (l = 0 -> grid.z 0, "
             "div-by-zero, wrapped l accepted) vs fixed row chunking with per-launch int32/int64 index "
-            "dispatch; hopper: below 8 tokens with 4-bit weights qmv_stream (x staged once per block, warps "
+            "dispatch; hopper: 2-64 tokens with 4-bit weights qmm_small (swap-AB mma.sync, the weights read once "
+            "for all tokens), else below 8 tokens with 4-bit weights qmv_stream (x staged once per block, warps "
             "loop over rows), else CUTLASS sm90 mixed-input GEMM (wgmma + TMA) when the device is sm_90 and the "
             "call is 4-bit bf16 with group_size 64 or 128, else the fixed path") {}
   std::vector<std::string> variants() const override { return {"legacy", "fixed", "hopper"}; }

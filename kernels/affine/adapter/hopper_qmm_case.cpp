@@ -1,5 +1,6 @@
-// affine.qmm, variant "hopper": the dispatch a Hopper build would make. Fewer than 8 tokens with
-// 4-bit weights: qmv_stream's launches (kernels/affine/cuda/qmv_stream_kernel.cuh). Otherwise,
+// affine.qmm, variant "hopper": the dispatch a Hopper build would make. 2 to 64 tokens with 4-bit
+// weights: qmm_small's launches where it can run (kernels/affine/cuda/qmm_small_kernel.cuh); else
+// fewer than 8 tokens with 4-bit weights: qmv_stream's launches (qmv_stream_kernel.cuh). Otherwise,
 // when the device is sm_90 and the call fits the CUTLASS kernel (hopper_ineligible), one launch of
 // CUTLASS's sm90 mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu); otherwise the fixed
 // launches. The plan says which (plan_hopper), with the same rule the launch uses.
@@ -8,6 +9,7 @@
 #include "affine_matmul_kernel.hpp"
 #include "gridfuzz/affine/device_ops.hpp"
 #include "gridfuzz/affine/hopper_plan.hpp"
+#include "gridfuzz/affine/qmm_small_plan.hpp"
 #include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "hopper_qmm.hpp"
 
@@ -45,22 +47,25 @@ class HopperQmmCase final : public AffineMatmulCase {
   }
   LaunchPlan plan(const DeviceLimits& limits) const override { return plan_hopper(s_, limits).plan; }
   std::vector<SplitPiece> split(const DeviceLimits& limits) const override {
-    if (!plan_hopper(s_, limits).stream_qmv) return split_pieces(s_, limits);
+    const HopperPlan h = plan_hopper(s_, limits);
+    if (!h.stream_qmv && !h.small_qmm) return split_pieces(s_, limits);
     std::vector<SplitPiece> tokens;
     for (std::uint64_t r = 0; r < s_.m; ++r) tokens.push_back({"tokens", r, r + 1});
     return tokens;
   }
   ComparePolicy compare_policy() const override {
     return {true, 0, 0,
-            "bit-exact: the reference runs the same kernel on every piece (qmv_stream one token at a time on a grid "
-            "of one block per SM, so each row lands on another warp and loop step; CUTLASS's GEMM on token chunks; "
-            "or the fixed kernels when neither is eligible); each output element is one warp's or one CTA's "
-            "fixed-order K loop with no split-K or stream-K, so its place in the grid cannot change it"};
+            "bit-exact: the reference runs the same kernel on every piece (qmm_small one token at a time, in a "
+            "token tile of 8 whatever the call's tile, so each token lands in another MMA column; qmv_stream one "
+            "token at a time on a grid of one block per SM, so each row lands on another warp and loop step; "
+            "CUTLASS's GEMM on token chunks; or the fixed kernels when none is eligible); each output element is "
+            "one warp's, one CTA's or (qmm_small) one block's two fixed-order K halves added in a fixed order, "
+            "with no split-K across blocks or stream-K, so its place in the grid cannot change it"};
   }
   void launch(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
               CUstream stream) const override {
     const HopperPlan h = plan_hopper(s_, limits);
-    if (h.stream_qmv) {
+    if (h.stream_qmv || h.small_qmm) {
       const MatmulBuffers b = matmul_buffers(bufs);
       for (const AffineLaunch& l : h.launches) launch_planned(l, s_, b, launcher, stream, true);
       return;
@@ -76,6 +81,21 @@ class HopperQmmCase final : public AffineMatmulCase {
   void launch_split_reference(const DeviceLimits& limits, const BufferSet& bufs, device::Launcher& launcher,
                               CUstream stream) const override {
     const HopperPlan whole = plan_hopper(s_, limits);
+    if (whole.small_qmm) {
+      // Each token alone (split()'s pieces): qmm_small with one token tile, its token in MMA column 0
+      // of 8 instead of its place in the call's tile; the whole call's K parts (the same K order).
+      const MatmulBuffers b = matmul_buffers(bufs);
+      const int parts = whole.launches.front().k_parts;
+      for (std::uint64_t r = 0; r < s_.m; ++r) {
+        MatmulShape piece = s_;
+        piece.m = 1;
+        for (AffineLaunch l : plan_qmm_small(piece, limits, parts).launches) {
+          l.row_begin = r;
+          launch_planned(l, s_, b, launcher, stream, true);
+        }
+      }
+      return;
+    }
     if (whole.stream_qmv) {
       // Each token alone (split()'s pieces), with qmv_stream on one block per SM instead of
       // kQmvStreamBlocksPerSm: the rows move to other warps and other steps of the warps' loops.

@@ -36,7 +36,8 @@ const device::LaunchRecord& launch_planned(const AffineLaunch& launch, const Mat
   args.group_size = shape.group_size;
   void* params[] = {&args};
   const device::Function& fn =
-      launch.path == MatmulPath::qmm ? qmm_function(shape.dtype, shape.bits, launch.tile_m, launch.tile_k, launch.wide_index)
+      launch.small                   ? qmm_small_function(shape.dtype, launch.token_tiles, launch.k_parts, launch.wide_index)
+      : launch.path == MatmulPath::qmm ? qmm_function(shape.dtype, shape.bits, launch.tile_m, launch.tile_k, launch.wide_index)
       : launch.stream                ? qmv_stream_function(shape.dtype, launch.wide_index)
                                      : qmv_function(shape.dtype, shape.bits, launch.wide_index);
   return checked ? launcher.launch_checked(fn, launch.spec, params, stream) : launcher.launch(fn, launch.spec, params, stream);

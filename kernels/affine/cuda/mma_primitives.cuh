@@ -1,5 +1,5 @@
 #pragma once
-// The PTX the qmm kernel is built from (sm_80+): cp.async 16-byte copies with zero fill,
+// The PTX the qmm kernels are built from (sm_80+): cp.async 16-byte copies with zero fill, 4-byte copies,
 // ldmatrix, and the m16n8k16 tensor-core MMA with fp32 accumulators.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -14,6 +14,13 @@ __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem, bool v
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
   const int src_bytes = valid ? 16 : 0;
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(src_bytes));
+}
+
+// Copies 4 bytes global -> shared asynchronously (through L1: .cg takes only 16-byte copies). Both
+// addresses 4-byte aligned.
+__device__ __forceinline__ void cp_async_4(void* smem, const void* gmem) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(gmem));
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }

@@ -4,6 +4,7 @@
 #include <climits>
 #include <utility>
 
+#include "gridfuzz/affine/qmm_small_plan.hpp"
 #include "gridfuzz/affine/qmv_stream_plan.hpp"
 #include "gridfuzz/checked_math.hpp"
 #include "hopper_qmm.hpp"
@@ -46,6 +47,15 @@ Dim3 hopper_grid(std::uint64_t tiles_m, std::uint64_t tiles_n, std::uint64_t sm_
 }
 
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool built) {
+  if (s.m >= kQmmSmallMinTokens && !qmm_small_ineligible(s, limits)) {
+    HopperPlan h;
+    AffinePlan p = plan_qmm_small(s, limits);
+    h.small_qmm = true;
+    h.why_not = "2 to 64 tokens with 4-bit weights run qmm_small";
+    h.plan = std::move(p.plan);
+    h.launches = std::move(p.launches);
+    return h;
+  }
   if (!qmv_stream_ineligible(s, limits)) {
     HopperPlan h;
     AffinePlan p = plan_qmv_stream(s, limits);

@@ -1,6 +1,7 @@
 #pragma once
-// Planning of affine.qmm's "hopper" variant (pure C++, no GPU): fewer than 8 tokens with 4-bit
-// weights run qmv_stream (qmv_stream_plan.hpp, any device); otherwise, when CUTLASS's sm90
+// Planning of affine.qmm's "hopper" variant (pure C++, no GPU): 2 to 64 tokens with 4-bit weights
+// run qmm_small where it can (qmm_small_plan.hpp, sm_80 on); else fewer than 8 tokens with 4-bit
+// weights run qmv_stream (qmv_stream_plan.hpp, sm_80 on); otherwise, when CUTLASS's sm90
 // mixed-input GEMM (kernels/affine/cuda/hopper_qmm.cu) can run the call, the one launch it makes;
 // otherwise the fixed path (qmv or mma.sync), with the fixed plan.
 #include <cstdint>
@@ -32,15 +33,16 @@ std::optional<std::string> hopper_ineligible(const MatmulShape& s, const DeviceL
 Dim3 hopper_grid(std::uint64_t tiles_m, std::uint64_t tiles_n, std::uint64_t sm_count);
 
 struct HopperPlan {
+  bool small_qmm = false;   // true: qmm_small's launches (in `launches`)
   bool stream_qmv = false;  // true: qmv_stream's launches (in `launches`)
   bool hopper = false;      // true: one CUTLASS launch; both false: the fixed plan's launches
   std::string why_not;      // when !hopper: why not CUTLASS (qmv_stream, or hopper_ineligible's reason)
   LaunchPlan plan;
-  std::vector<AffineLaunch> launches;  // when stream_qmv: the same launches, with kernel arguments
+  std::vector<AffineLaunch> launches;  // when small_qmm or stream_qmv: the same launches, with kernel arguments
 };
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool built);
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits);  // built = hopper_path_built()
-// The same without the qmv_stream rule: CUTLASS when eligible, else the fixed plan (the split
+// The same without the qmm_small and qmv_stream rules: CUTLASS when eligible, else the fixed plan (the split
 // reference of a CUTLASS call plans its token chunks with it, whatever their size).
 HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits, bool built);
 HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits);

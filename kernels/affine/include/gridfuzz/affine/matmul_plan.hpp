@@ -61,6 +61,9 @@ struct AffineLaunch {
   MatmulPath path = MatmulPath::qmm;
   bool wide_index = false;      // int64 index math, or int32 (legacy always; fixed when its bounds fit)
   bool stream = false;          // qmv only: the qmv_stream kernel (qmv_stream_plan.hpp) instead of MLX's qmv
+  bool small = false;           // qmm only: the qmm_small kernel (qmm_small_plan.hpp) instead of the sm80 tile
+  int token_tiles = 0;          // qmm_small only: n-tiles of 8 tokens (1, 2, 4 or 8)
+  int k_parts = 0;              // qmm_small only: K parts of a block's warps (2: 64 rows a block, 4: 32)
   int tile_m = 16;              // qmm only
   int tile_k = 64;              // qmm only
   LaunchSpec spec;

@@ -131,8 +131,10 @@ TEST(QmvStreamPlan, OtherCallsDoNotTakeIt) {
   const HopperPlan h = plan_hopper(eight, sm90, true);
   EXPECT_FALSE(h.stream_qmv || h.hopper);
   EXPECT_EQ(describe(h.plan.launches.at(0)), describe(plan_matmul(eight, Variant::fixed, sm90).plan.launches.at(0)));
-  // Not tied to sm_90: a plain CUDA kernel, but its cp.async needs sm_80 or newer.
-  EXPECT_TRUE(plan_hopper(dense(3, 4096, 4096), *device_preset("sm_80"), false).stream_qmv);
+  // Not tied to sm_90: a plain CUDA kernel, but its cp.async needs sm_80 or newer. (3 tokens with
+  // rows of 4096 take qmm_small; of 4160, not a multiple of 256, qmv_stream.)
+  EXPECT_TRUE(plan_hopper(dense(3, 4096, 4160), *device_preset("sm_80"), false).stream_qmv);
+  EXPECT_TRUE(plan_hopper(dense(3, 4096, 4096), *device_preset("sm_80"), false).small_qmm);
   const DeviceLimits sm75 = *device_preset("sm_75");
   const auto why75 = qmv_stream_ineligible(dense(3, 4096, 4096), sm75);
   ASSERT_TRUE(why75);
@@ -155,7 +157,7 @@ TEST(QmvStreamPlan, RowsPastInt32RunTheWideKernelOneTokenPerLaunch) {
 }
 
 TEST(QmvStreamPlan, VariantPlanOfTheAdapterIsIt) {
-  const Params p = test::dense_params(3, 14336, 4096);
+  const Params p = test::dense_params(3, 14336, 4160);  // rows not a multiple of 256: not qmm_small's
   const LaunchPlan plan = test::dense_kernel().plan(p, "hopper", test::sm90());
   const AffinePlan stream = plan_qmv_stream(test::shape_of(test::dense_kernel(), p), test::sm90());
   ASSERT_EQ(plan.launches.size(), stream.plan.launches.size());
@@ -167,13 +169,15 @@ TEST(QmvStreamPlan, VariantPlanOfTheAdapterIsIt) {
   for (std::uint64_t r = 0; r < 3; ++r) EXPECT_TRUE(pieces[r].begin == r && pieces[r].end == r + 1);
 }
 
-// Anywhere in the dense axes' range below 8 tokens with 4-bit weights: qmv_stream, accepted, no
-// index wraps, the fixed plan's launches with qmv_stream's geometry.
+// Anywhere in the dense axes' range below 8 tokens with 4-bit weights that qmm_small does not take
+// (1 token, or rows that are an odd multiple of 128): qmv_stream, accepted, no index wraps, the
+// fixed plan's launches with qmv_stream's geometry.
 RC_GTEST_PROP(QmvStreamPlan, AcceptedSafeAndFixedButGeometry, ()) {
   const std::uint64_t tokens = *rc::gen::inRange<std::uint64_t>(1, 8);
   const std::uint64_t vocab = *rc::gen::inRange<std::uint64_t>(1, (1u << 22) + 1);
   const int group = *rc::gen::element(32, 64, 128);
-  const std::uint64_t cols = *rc::gen::inRange<std::uint64_t>(1, (1u << 14) / 128 + 1) * 128;
+  const std::uint64_t cols = tokens == 1 ? *rc::gen::inRange<std::uint64_t>(1, (1u << 14) / 128 + 1) * 128
+                                         : (*rc::gen::inRange<std::uint64_t>(0, (1u << 14) / 256) * 2 + 1) * 128;
   const MatmulShape s = dense(tokens, vocab, cols, group);
   const HopperPlan h = plan_hopper(s, test::sm90(), true);
   RC_ASSERT(h.stream_qmv);
