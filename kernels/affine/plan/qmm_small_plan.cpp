@@ -14,7 +14,9 @@ int qmm_small_token_tiles(std::uint64_t m) {
   return tiles;
 }
 
-int qmm_small_k_parts(std::uint64_t k, int token_tiles) { return token_tiles <= 4 && k % 512 == 0 ? 4 : 2; }
+// 4 parts only up to 2 tiles: on one H100 (evidence/2026-12-07-h100-small-m-qmm) 4 parts beat 2 at
+// 2-16 tokens and lost at 32 (35.9 vs 33.2 us at 14336 x 4096, 235 vs 187 us at the LM head).
+int qmm_small_k_parts(std::uint64_t k, int token_tiles) { return token_tiles <= 2 && k % 512 == 0 ? 4 : 2; }
 
 std::uint64_t qmm_small_rows_per_block(int k_parts) { return 128 / static_cast<std::uint64_t>(k_parts); }
 

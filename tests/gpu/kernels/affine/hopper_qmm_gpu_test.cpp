@@ -34,8 +34,8 @@ using Shape = std::tuple<int /*tokens*/, int /*vocab*/, int /*cols*/, int /*grou
 
 TEST_F(HopperQmm, PassesBothReferencesAtSmallAndOddShapes) {
   const auto kernel = make_dense_qmm_kernel();
-  // From 8 tokens on: fewer run qmv_stream (qmv_stream_gpu_test.cpp).
-  const std::vector<Shape> shapes{{8, 128, 64, 64},     {9, 384, 768, 64},     {100, 1024, 768, 128},
+  // From 65 tokens on: fewer run qmv_stream or qmm_small (qmv_stream_gpu_test.cpp, qmm_small_gpu_test.cpp).
+  const std::vector<Shape> shapes{{65, 128, 64, 64},    {66, 384, 768, 64},     {100, 1024, 768, 128},
                                   {129, 128, 4096, 64}, {1000, 2176, 512, 64}, {8193, 256, 256, 128},
                                   {300, 14336, 4096, 64}};
   for (const auto& [tokens, vocab, cols, group] : shapes) {

@@ -34,8 +34,8 @@ inline constexpr std::uint64_t kQmmSmallGroupStageBytes = 2048;   // scales and 
 // Token tiles of 8 the kernel computes for m tokens: ceil(m/8) rounded up to 1, 2, 4 or 8 (the
 // compiled instantiations). 0 when m is 0 or above kQmmSmallMaxTokens.
 int qmm_small_token_tiles(std::uint64_t m);
-// K parts for a call of k columns and `token_tiles` tiles: 4 up to 4 tiles when k is a multiple of
-// 512, else 2.
+// K parts for a call of k columns and `token_tiles` tiles: 4 up to 2 tiles (16 tokens) when k is a
+// multiple of 512, else 2.
 int qmm_small_k_parts(std::uint64_t k, int token_tiles);
 // Weight rows per block (64 or 32) and K elements per chunk (256 or 512) of `k_parts` parts.
 std::uint64_t qmm_small_rows_per_block(int k_parts);

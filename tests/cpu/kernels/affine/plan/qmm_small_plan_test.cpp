@@ -1,6 +1,6 @@
 // qmm_small, the 2-64 token path of affine.qmm's "hopper" variant, host side: which calls take it
 // (and the crossovers with qmv_stream at 1 token and the GEMM paths above 64), the launch its plan
-// declares (K in 4 parts of a 512-element chunk up to 32 tokens when K allows, else 2 of 256; grid
+// declares (K in 4 parts of a 512-element chunk up to 16 tokens when K allows, else 2 of 256; grid
 // n/(128/parts), block 256, 4 stages of 8192 + 2048 + 256 * parts * tokens bytes, the token tile
 // rounded up to 8, 16, 32 or 64), the offsets it forms and their 32/64-bit choice, and that the
 // adapter plans and splits what the launcher runs (the split reference with the call's parts).
@@ -40,9 +40,10 @@ TEST(QmmSmallPlan, TokenTilesRoundUpToTheCompiledOnes) {
   for (std::uint64_t m = 17; m <= 32; ++m) EXPECT_EQ(qmm_small_token_tiles(m), 4) << m;
   for (std::uint64_t m = 33; m <= 64; ++m) EXPECT_EQ(qmm_small_token_tiles(m), 8) << m;
   EXPECT_EQ(qmm_small_token_tiles(65), 0);
-  // 4 parts up to 32 tokens where K is a multiple of 512; else 2.
+  // 4 parts up to 16 tokens where K is a multiple of 512; else 2.
   EXPECT_EQ(qmm_small_k_parts(4096, 1), 4);
-  EXPECT_EQ(qmm_small_k_parts(4096, 4), 4);
+  EXPECT_EQ(qmm_small_k_parts(4096, 2), 4);
+  EXPECT_EQ(qmm_small_k_parts(4096, 4), 2);
   EXPECT_EQ(qmm_small_k_parts(4096, 8), 2);
   EXPECT_EQ(qmm_small_k_parts(4352, 1), 2);  // 17 x 256
   EXPECT_EQ(qmm_small_rows_per_block(4), 32u);
@@ -97,7 +98,7 @@ TEST(QmmSmallPlan, IssueShapeTakesItFromTwoToSixtyFourTokens) {
     std::uint64_t blocks;
   };
   const Expected expected[] = {{2, 1, 4, 448}, {8, 1, 4, 448},  {9, 2, 4, 448}, {16, 2, 4, 448},
-                               {17, 4, 4, 448}, {33, 8, 2, 224}, {64, 8, 2, 224}};
+                               {17, 4, 2, 224}, {33, 8, 2, 224}, {64, 8, 2, 224}};
   for (const auto& [tokens, tiles, parts, blocks] : expected) {
     const HopperPlan h = plan_hopper(dense(tokens, 14336, 4096), sm90, true);
     ASSERT_TRUE(h.small_qmm) << tokens << ": " << h.why_not;
@@ -228,7 +229,7 @@ RC_GTEST_PROP(QmmSmallPlan, AcceptedSafeOneLaunchNarrowExactlyWhenItFits, ()) {
   RC_ASSERT(pred.index_wrap() == "safe");
   RC_ASSERT(h.launches.size() == 1u);
   const int tiles = qmm_small_token_tiles(tokens);
-  const int parts = tiles <= 4 && cols % 512 == 0 ? 4 : 2;
+  const int parts = tiles <= 2 && cols % 512 == 0 ? 4 : 2;
   RC_ASSERT(h.launches[0].k_parts == parts);
   RC_ASSERT(h.launches[0].spec.grid == (Dim3{vocab / static_cast<std::uint64_t>(128 / parts), 1, 1}));
   const u128 limit = u128{1} << 31;

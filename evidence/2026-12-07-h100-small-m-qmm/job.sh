@@ -18,7 +18,7 @@
 # gridfuzz_affine_bench and the libbenchmark.so.1debian they were linked with, each as NAME.xz.
 # Unpack, then run from the repository root:
 #   mkdir -p /tmp/gf-sm && for f in .gf-smallm/*.xz; do xz -dc "$f" > "/tmp/gf-sm/$(basename "$f" .xz)"; done && chmod +x /tmp/gf-sm/gridfuzz*
-#   GRIDFUZZ_PREBUILT=/tmp/gf-sm OUT=$OUT bash evidence/2026-12-07-small-m-qmm/job.sh
+#   GRIDFUZZ_PREBUILT=/tmp/gf-sm OUT=$OUT bash evidence/2026-12-07-h100-small-m-qmm/job.sh
 # GRIDFUZZ_TOTAL_S (default 285): the whole job's wall budget; the sweep gets what the tests and
 # the bench leave (at least 30 s), and is killed 10 s after its budget so its rows so far stay.
 set -u

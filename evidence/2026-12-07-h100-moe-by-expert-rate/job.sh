@@ -17,7 +17,7 @@
 # gridfuzz_gguf_bench and the libbenchmark.so.1debian they were linked with, each as NAME.xz.
 # Unpack, then run from the repository root:
 #   mkdir -p /tmp/gf-moe && for f in .gf-moe2/*.xz; do xz -dc "$f" > "/tmp/gf-moe/$(basename "$f" .xz)"; done && chmod +x /tmp/gf-moe/gridfuzz*
-#   GRIDFUZZ_PREBUILT=/tmp/gf-moe OUT=$OUT bash evidence/2026-12-07-moe-by-expert-rate/job.sh
+#   GRIDFUZZ_PREBUILT=/tmp/gf-moe OUT=$OUT bash evidence/2026-12-07-h100-moe-by-expert-rate/job.sh
 # GRIDFUZZ_TOTAL_S (default 280): the whole job's wall budget; the sweep gets what the tests and
 # the bench leave (at least 30 s); at the caps (60 + 150 + 30 + 20 s) the job stays under 300 s.
 set -u
