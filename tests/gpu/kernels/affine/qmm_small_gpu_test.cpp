@@ -46,7 +46,7 @@ TEST_F(QmmSmall, PassesBothReferences) {
       {2, 128256, 4096, 64, "bf16"}, {64, 128256, 4096, 64, "bf16"}, {5, 4096, 4096, 32, "f16"},
       {16, 384, 768, 128, "bf16"},   {33, 2176, 12288, 32, "bf16"},  {9, 640, 256, 64, "f16"},
       {64, 128, 28672, 128, "f16"},  {3, 4224, 2816, 64, "bf16"},
-      // Four token tiles (17-32 tokens), 2 K parts and, where K allows, 4 (the first GPU run,
+      // Four token tiles (17-32 tokens), which take 2 K parts (the first GPU run,
       // 2026-12-07, had no shape here).
       {17, 14336, 4096, 64, "bf16"}, {32, 128256, 4096, 64, "bf16"}, {24, 2176, 2816, 64, "f16"}};
   for (const Shape& s : shapes) {
