@@ -116,6 +116,18 @@ void set_counters(benchmark::State& state, double bytes, double flops) {
   if (flops > 0) state.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// A dense case's buffers (x, w, scales, biases, out: the kernel's buffer order) as a planned
+// launch takes them.
+MatmulBuffers matmul_buffers(const GuardedBuffers& bufs) {
+  MatmulBuffers b;
+  b.x = bufs.ptr(0);
+  b.w = bufs.ptr(1);
+  b.scales = bufs.ptr(2);
+  b.biases = bufs.ptr(3);
+  b.out = bufs.ptr(4);
+  return b;
+}
+
 // One dense affine call (variant fixed or legacy) on guarded buffers filled with random inputs.
 void BM_affine_dense(benchmark::State& state, const char* variant) {
   DeviceSession& s = session();
@@ -155,12 +167,7 @@ void BM_qmv_stream(benchmark::State& state) {
   shape.n = static_cast<std::uint64_t>(n);
   shape.k = static_cast<std::uint64_t>(k);
   const AffinePlan plan = plan_qmv_stream(shape, s.limits, static_cast<std::uint64_t>(state.range(3)));
-  MatmulBuffers b;
-  b.x = bufs.ptr(0);
-  b.w = bufs.ptr(1);
-  b.scales = bufs.ptr(2);
-  b.biases = bufs.ptr(3);
-  b.out = bufs.ptr(4);
+  const MatmulBuffers b = matmul_buffers(bufs);
   device::Launcher launcher;
   time_with_events(state, [&] {
     launcher.clear();
@@ -210,12 +217,7 @@ void BM_qmm_small_parts(benchmark::State& state) {
   shape.n = static_cast<std::uint64_t>(n);
   shape.k = static_cast<std::uint64_t>(k);
   const AffinePlan plan = plan_qmm_small(shape, s.limits, static_cast<int>(state.range(3)));
-  MatmulBuffers b;
-  b.x = bufs.ptr(0);
-  b.w = bufs.ptr(1);
-  b.scales = bufs.ptr(2);
-  b.biases = bufs.ptr(3);
-  b.out = bufs.ptr(4);
+  const MatmulBuffers b = matmul_buffers(bufs);
   device::Launcher launcher;
   time_flushed(state, [&] {
     launcher.clear();

@@ -25,6 +25,19 @@ inline const Kernel& gather_kernel() {
   return *k;
 }
 
+// A dense call's matmul shape: `tokens` x `n` output, reduction `k` (the plan functions' input).
+inline MatmulShape dense(std::uint64_t tokens, std::uint64_t n, std::uint64_t k, int group = 64,
+                         Dtype dtype = Dtype::bfloat16, int bits = 4) {
+  MatmulShape s;
+  s.m = tokens;
+  s.n = n;
+  s.k = k;
+  s.group_size = group;
+  s.dtype = dtype;
+  s.bits = bits;
+  return s;
+}
+
 inline Params dense_params(std::uint64_t tokens, std::uint64_t vocab, std::uint64_t cols = 4096) {
   Params p = Params::defaults(dense_kernel().axes());
   p.set("tokens", std::to_string(tokens));

@@ -15,17 +15,7 @@
 namespace gridfuzz::affine {
 namespace {
 
-MatmulShape dense(std::uint64_t tokens, std::uint64_t n, std::uint64_t k, int group = 64, Dtype dtype = Dtype::bfloat16,
-                  int bits = 4) {
-  MatmulShape s;
-  s.m = tokens;
-  s.n = n;
-  s.k = k;
-  s.group_size = group;
-  s.dtype = dtype;
-  s.bits = bits;
-  return s;
-}
+using test::dense;
 
 const IndexRange& range(const LaunchPlan& p, const std::string& name) {
   for (const IndexRange& r : p.indices)

@@ -13,17 +13,7 @@
 namespace gridfuzz::affine {
 namespace {
 
-MatmulShape dense(std::uint64_t tokens, std::uint64_t n, std::uint64_t k, int group = 64, Dtype dtype = Dtype::bfloat16,
-                  int bits = 4) {
-  MatmulShape s;
-  s.m = tokens;
-  s.n = n;
-  s.k = k;
-  s.group_size = group;
-  s.dtype = dtype;
-  s.bits = bits;
-  return s;
-}
+using test::dense;
 
 // Every launch of `stream` is the fixed plan's launch with qmv_stream's grid.x and shared memory.
 void expect_fixed_but_geometry(const MatmulShape& s, const DeviceLimits& lim, const AffinePlan& stream,
