@@ -182,7 +182,7 @@ class SweepRun {
       const std::uint64_t key = id_key(c.id());
       finished.insert(key);
       take(c, record, pending_tiers_.at(key));
-    }, [&] { return out_of_time() || failures_reached() || (share_over_ && share_over_()); });
+    }, [&] { return (rows_ > 0 && out_of_time()) || failures_reached() || (share_over_ && share_over_()); });
     for (const Case& c : pending_)
       if (!finished.contains(id_key(c.id()))) {
         (failures_reached() ? summary_.max_failures_hit : summary_.budget_hit) = true;
@@ -205,6 +205,7 @@ class SweepRun {
   void take(const Case& c, const CaseRecord& record, CaseTier tier) {
     met_.insert(id_key(c.id()));
     ++summary_.ran;
+    ++rows_;
     ++target_rows_;
     if (record.verdict.fails_run()) ++new_failures_;
     tally(c, record.verdict);
@@ -283,6 +284,7 @@ class SweepRun {
   // and whether its share is spent.
   std::atomic<std::size_t> target_rows_{0};
   std::function<bool()> share_over_;
+  std::atomic<std::size_t> rows_{0};                        // rows this sweep ran (the executor's workers read it)
   std::atomic<std::size_t> new_failures_{0};                // failing rows this sweep ran (--maxfail)
   std::unordered_set<std::uint64_t> met_;                   // every case counted in the summary, once
   std::unordered_map<std::uint64_t, Verdict> resumed_;  // verdicts of a resumed CSV

@@ -282,6 +282,22 @@ TEST(SweepRun, ATimeBudgetStopsStartingCases) {
   for (const auto& [id, record] : part.rows) EXPECT_EQ(record.verdict, whole.rows.at(id).verdict);
 }
 
+// A budget spent before the first case (planning took it all: a sanitizer build on a loaded
+// machine) still runs one case, the first boundary case of the plan, and then stops; with one
+// device, exactly one.
+TEST(SweepRun, ABudgetSpentBeforeTheFirstCaseStillRunsIt) {
+  const auto targets = targets_of({"gguf.moe_vec", "affine.qmm"}, kH200);
+  SimulatedDevices one(1, kH200);
+  SweepSettings s{10, 1, 1.0};
+  s.start = std::chrono::steady_clock::now() - std::chrono::seconds(10);
+  const Outcome part = sweep_on(one, targets, s);
+  EXPECT_TRUE(part.summary.budget_hit);
+  ASSERT_EQ(part.rows.size(), 1u);
+  const CaseRecord& row = part.rows.begin()->second;
+  EXPECT_EQ(row.tier, CaseTier::defaults);
+  EXPECT_EQ(row.the_case.params, targets.front().boundary_cases.front().params) << row.the_case.replay();
+}
+
 // Random cases under a budget too short for all of them: every target still gets its share (the
 // time is divided among the targets left), instead of the first targets taking it all. The
 // numbers leave room for a loaded machine: 4 targets, 4 s, cases of up to 200 ms, so a target's

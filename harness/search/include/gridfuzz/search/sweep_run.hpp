@@ -32,7 +32,9 @@ enum class SweepOrder { tiers, cost };
 struct SweepSettings {
   std::size_t cases = 100;    // random cases per kernel and variant (docs/MODELS.md, "The random phase")
   std::uint64_t seed = 1;     // of the random cases and of every case's inputs
-  double time_budget_s = 0;   // stop starting new cases after this long; 0: no limit
+  // Stop starting new cases after this long; 0: no limit. The first planned case starts
+  // whatever is left: a budget spent planning still leaves a row (the cheapest of the first tier).
+  double time_budget_s = 0;
   // The budget counts from here (the command's start: planning counts too).
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::size_t chunk = 1024;   // cases handed to the executor at once (bounds memory)
