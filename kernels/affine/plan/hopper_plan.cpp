@@ -46,25 +46,26 @@ Dim3 hopper_grid(std::uint64_t tiles_m, std::uint64_t tiles_n, std::uint64_t sm_
   return {std::min(sm_count, tiles_m * tiles_n), 1, 1};
 }
 
+namespace {
+
+// A small-M kernel's plan as the hopper route's: which kernel took it, and why not the GEMM.
+HopperPlan routed_to(AffinePlan p, bool HopperPlan::*kernel, std::string why_not) {
+  HopperPlan h;
+  h.*kernel = true;
+  h.why_not = std::move(why_not);
+  h.plan = std::move(p.plan);
+  h.launches = std::move(p.launches);
+  return h;
+}
+
+}  // namespace
+
 HopperPlan plan_hopper(const MatmulShape& s, const DeviceLimits& limits, bool built) {
-  if (s.m >= kQmmSmallMinTokens && !qmm_small_ineligible(s, limits)) {
-    HopperPlan h;
-    AffinePlan p = plan_qmm_small(s, limits);
-    h.small_qmm = true;
-    h.why_not = "2 to 64 tokens with 4-bit weights run qmm_small";
-    h.plan = std::move(p.plan);
-    h.launches = std::move(p.launches);
-    return h;
-  }
-  if (!qmv_stream_ineligible(s, limits)) {
-    HopperPlan h;
-    AffinePlan p = plan_qmv_stream(s, limits);
-    h.stream_qmv = true;
-    h.why_not = "fewer than 8 tokens with 4-bit weights run qmv_stream";
-    h.plan = std::move(p.plan);
-    h.launches = std::move(p.launches);
-    return h;
-  }
+  if (s.m >= kQmmSmallMinTokens && !qmm_small_ineligible(s, limits))
+    return routed_to(plan_qmm_small(s, limits), &HopperPlan::small_qmm, "2 to 64 tokens with 4-bit weights run qmm_small");
+  if (!qmv_stream_ineligible(s, limits))
+    return routed_to(plan_qmv_stream(s, limits), &HopperPlan::stream_qmv,
+                     "fewer than 8 tokens with 4-bit weights run qmv_stream");
   return plan_hopper_gemm(s, limits, built);
 }
 
