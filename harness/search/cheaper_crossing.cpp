@@ -66,7 +66,7 @@ Point point_at(const Kernel& k, const std::string& variant, const Params& p, con
     out.geometry.riskiest_max = riskiest->max_value;
   }
   if (crossing.threshold > 0)
-    s.size_over = call_size_named(k, variant, p, limits, crossing.signal) >= crossing.threshold;
+    s.size_over = call_size_named(*bound, plan, p, limits, crossing.signal) >= crossing.threshold;
   return out;
 }
 

@@ -34,18 +34,41 @@ std::optional<std::uint64_t> int_value(const Params& p, const std::string& axis)
   }
 }
 
+// "axis a" or "axes a*b": a size read off the parameters, no plan needed. Else nothing.
+std::optional<std::uint64_t> axis_size_named(const Params& p, const std::string& name) {
+  if (name.starts_with("axis ")) return int_value(p, name.substr(5)).value_or(0);
+  if (name.starts_with("axes ")) {
+    const std::string pair = name.substr(5);
+    const std::size_t star = pair.find('*');
+    if (star == std::string::npos) return 0;
+    const auto a = int_value(p, pair.substr(0, star)), b = int_value(p, pair.substr(star + 1));
+    return a && b ? saturating_mul(*a, *b) : 0;
+  }
+  return std::nullopt;
+}
+
+std::uint64_t size_named(const std::vector<CallSize>& sizes, const std::string& name) {
+  for (const CallSize& s : sizes)
+    if (s.name == name) return s.value;
+  return 0;
+}
+
 }  // namespace
 
 std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits) {
-  std::vector<CallSize> out;
   const std::unique_ptr<BoundCase> bound = bind_case(k, p, variant);
-  for (const BufferSpec& b : bound->buffers()) {
+  return call_sizes(*bound, bound->plan(limits), limits);
+}
+
+std::vector<CallSize> call_sizes(const BoundCase& bound, const LaunchPlan& plan, const DeviceLimits& limits) {
+  std::vector<CallSize> out;
+  for (const BufferSpec& b : bound.buffers()) {
     out.push_back({"buffer " + b.name + " elements", b.elements});
     out.push_back({"buffer " + b.name + " bytes", saturating_mul(b.elements, element_bytes(b.type))});
   }
   std::uint64_t threads = 0, threads_dim[3] = {0, 0, 0}, blocks = 0, blocks_dim[3] = {0, 0, 0}, block_threads = 0;
-  for (const LaunchSpec& l : bound->plan(limits).launches) {
+  for (const LaunchSpec& l : plan.launches) {
     // A launch the device refuses runs no thread: its grid (a wrapped int32, say) is no size an
     // index of the call covers.
     if (!predict_launch(l, limits).accepted) continue;
@@ -74,17 +97,14 @@ std::vector<CallSize> call_sizes(const Kernel& k, const std::string& variant, co
 
 std::uint64_t call_size_named(const Kernel& k, const std::string& variant, const Params& p,
                               const DeviceLimits& limits, const std::string& name) {
-  if (name.starts_with("axis ")) return int_value(p, name.substr(5)).value_or(0);
-  if (name.starts_with("axes ")) {
-    const std::string pair = name.substr(5);
-    const std::size_t star = pair.find('*');
-    if (star == std::string::npos) return 0;
-    const auto a = int_value(p, pair.substr(0, star)), b = int_value(p, pair.substr(star + 1));
-    return a && b ? saturating_mul(*a, *b) : 0;
-  }
-  for (const CallSize& s : call_sizes(k, variant, p, limits))
-    if (s.name == name) return s.value;
-  return 0;
+  if (const auto v = axis_size_named(p, name)) return *v;
+  return size_named(call_sizes(k, variant, p, limits), name);
+}
+
+std::uint64_t call_size_named(const BoundCase& bound, const LaunchPlan& plan, const Params& p,
+                              const DeviceLimits& limits, const std::string& name) {
+  if (const auto v = axis_size_named(p, name)) return *v;
+  return size_named(call_sizes(bound, plan, limits), name);
 }
 
 std::vector<std::string> sized_axes(const Kernel& k, const std::string& variant, const Params& base,

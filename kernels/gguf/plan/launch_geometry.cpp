@@ -23,6 +23,13 @@ LaunchSpec gemv_spec(const char* name, Dim3 grid) {
   return l;
 }
 
+// The rows a tiled quantize launch covers at most (vLLM's fixed tile, or the grid.y limit).
+std::uint64_t quantize_tile_rows(QuantizeGeometry g, const DeviceLimits& limits) {
+  const std::uint64_t tile = g == QuantizeGeometry::upstream_tiles ? kUpstreamChunkRows : limits.max_grid_y;
+  if (tile == 0) throw std::invalid_argument("quantize_launches: the device's grid.y limit is 0");
+  return tile;
+}
+
 }  // namespace
 
 std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
@@ -37,8 +44,8 @@ std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t 
     out.push_back({l, 0});
     return out;
   }
-  const std::uint64_t tile = g == QuantizeGeometry::upstream_tiles ? kUpstreamChunkRows : limits.max_grid_y;
-  if (tile == 0) throw std::invalid_argument("quantize_launches: the device's grid.y limit is 0");
+  const std::uint64_t tile = quantize_tile_rows(g, limits);
+  out.reserve(ceil_div(rows, tile));
   for (std::uint64_t r0 = 0; r0 < rows; r0 += tile) {
     l.grid = {blocks_x, std::min(tile, rows - r0), 1};
     out.push_back({l, r0});
@@ -54,12 +61,7 @@ std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows,
                                          const DeviceLimits& limits) {
   const bool legacy = g != QuantizeGeometry::tiles_64;
   const std::uint64_t padded = q8_1_padded_cols(cols);
-  const auto launches = quantize_launches(g, rows, cols, limits);
-  std::uint64_t max_chunk = 0, last_offset = 0;
-  for (const auto& l : launches) {
-    max_chunk = std::max(max_chunk, l.spec.grid.y);
-    last_offset = std::max(last_offset, l.row_offset);
-  }
+  const auto [max_chunk, last_offset] = quantize_chunks(g, rows, limits);
   std::vector<IndexRange> r;
   if (g == QuantizeGeometry::tiles_64) {
     // Ours: absolute row index (offset + blockIdx.y) times the row length, in the kernel picked.
@@ -78,6 +80,13 @@ std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows,
                  "int32 words"});
   }
   return r;
+}
+
+QuantizeChunks quantize_chunks(QuantizeGeometry g, std::uint64_t rows, const DeviceLimits& limits) {
+  if (g == QuantizeGeometry::one_launch) return {as_uint32_extent(rows), 0};  // one launch, its grid.y wrapped
+  const std::uint64_t tile = quantize_tile_rows(g, limits);
+  if (rows == 0) return {};
+  return {std::min(tile, rows), (rows - 1) / tile * tile};
 }
 
 GemvGeometry resolve(GemvGeometry g, const MoeCallShape& s) {

@@ -34,6 +34,15 @@ std::vector<QuantizeLaunch> quantize_launches(QuantizeGeometry g, std::uint64_t 
 std::vector<IndexRange> quantize_indices(QuantizeGeometry g, std::uint64_t rows, std::uint64_t cols,
                                          const DeviceLimits& limits);
 
+// Over quantize_launches(g, rows, cols, limits), the largest grid.y and the largest row_offset
+// (both 0 without a launch), in closed form: the planner asks for them at every point it
+// evaluates, and a tiled call at 2^32 rows has 65537 launches.
+struct QuantizeChunks {
+  std::uint64_t max_rows = 0;
+  std::uint64_t last_offset = 0;
+};
+QuantizeChunks quantize_chunks(QuantizeGeometry g, std::uint64_t rows, const DeviceLimits& limits);
+
 // tiles_64 runs its 32-bit kernel when every index of the call (input row*cols + col, output
 // row*padded + col, computed in 128-bit here) stays below 2^32, else the 64-bit one: the same
 // geometry either way, and quantize_indices declares the type of the one picked.

@@ -28,10 +28,16 @@ struct CallSize {
 // Products saturate at 2^64-1.
 std::vector<CallSize> call_sizes(const Kernel& kernel, const std::string& variant, const Params& p,
                                  const DeviceLimits& limits);
+// The same from a case already bound and planned (`plan` is bound.plan(limits)): the planner
+// evaluates many points, and a plan can hold tens of thousands of launches.
+std::vector<CallSize> call_sizes(const BoundCase& bound, const LaunchPlan& plan, const DeviceLimits& limits);
 
 // The value of one size that size_crossings() watches, by its name: one of call_sizes() (0 when
 // the call has no such size at `p`), "axis a" (the axis' value) or "axes a*b" (their product).
 std::uint64_t call_size_named(const Kernel& kernel, const std::string& variant, const Params& p,
+                              const DeviceLimits& limits, const std::string& name);
+// The same from a case already bound at `p` and planned.
+std::uint64_t call_size_named(const BoundCase& bound, const LaunchPlan& plan, const Params& p,
                               const DeviceLimits& limits, const std::string& name);
 
 // The widths index code uses, and where each breaks: 2^8 (an 8-bit counter), 2^15 and 2^16

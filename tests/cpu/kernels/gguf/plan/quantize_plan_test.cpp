@@ -24,6 +24,28 @@ TEST(QuantizePlan, GridIsPaddedColumnsOver256ByRows) {
   EXPECT_EQ(plan.launches[0].block, (Dim3{256, 1, 1}));
 }
 
+// quantize_chunks (the closed form quantize_indices uses) says what the launches say: the largest
+// grid.y and the last chunk's first row, for every geometry, at tile multiples and either side of
+// them, with a small grid.y limit (many tiles) and the H200's.
+TEST(QuantizePlan, ChunksInClosedFormEqualTheLaunches) {
+  DeviceLimits small = sm90();
+  small.max_grid_y = 7;
+  for (const DeviceLimits& l : {small, sm90()})
+    for (const QuantizeGeometry g : {QuantizeGeometry::one_launch, QuantizeGeometry::upstream_tiles, QuantizeGeometry::tiles_64})
+      for (const std::uint64_t rows : {0ull, 1ull, 6ull, 7ull, 8ull, 14ull, 15ull, 65534ull, 65535ull, 65536ull, 131070ull,
+                                       131071ull, 786421ull, (1ull << 32) - 1, 1ull << 32, (1ull << 32) + 1}) {
+        if (l.max_grid_y == 7 && rows > 1'000'000) continue;  // 600 million launches
+        std::uint64_t max_rows = 0, last_offset = 0;
+        for (const QuantizeLaunch& q : quantize_launches(g, rows, 4096, l)) {
+          max_rows = std::max(max_rows, q.spec.grid.y);
+          last_offset = std::max(last_offset, q.row_offset);
+        }
+        const QuantizeChunks c = quantize_chunks(g, rows, l);
+        EXPECT_EQ(c.max_rows, max_rows) << "rows " << rows << ", grid.y limit " << l.max_grid_y << ", geometry " << int(g);
+        EXPECT_EQ(c.last_offset, last_offset) << "rows " << rows << ", grid.y limit " << l.max_grid_y << ", geometry " << int(g);
+      }
+}
+
 // vLLM's tiled quantizer: host off*kx in int wraps at the first chunk offset >= 2^31/kx
 // (docs/KERNELS.md, "Boundary formulas": K=2816 -> off 786,420, the 13th chunk).
 TEST(QuantizePlan, UpstreamTileOffsetWrapsWhereKernelsMdSays) {
