@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# 2026-12-07, one H200: the whole static plan from nothing, as the nightly sweeps it (untimed, every
+# 2026-12-07: the whole static plan from nothing on one GPU (asked for an H200), as the nightly sweeps it (untimed, every
 # oracle check on, cheapest first priced by the baseline), in two device calls (a call lasts at most
 # 600 s): the second resumes the first's CSV on the same warm machine. Then the speed tier, timed.
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR [GRIDFUZZ_BUDGET_S=520] job.sh plan     # from nothing
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR [GRIDFUZZ_BUDGET_S=400] job.sh resume   # continue /tmp/gf-run/plan.csv
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR job.sh speed                            # the speed tier, one worker, timed
+# GRIDFUZZ_COSTS=FILE[.xz] prices the cases too (an earlier run's rows of this device; the baseline
+# has only the H200's).
 # Each mode writes its CSV (xz) and log to $OUT and a summary; the time table, the tiers' rates and
 # the comparison with the baseline are made from the CSV on the CPU machine (gridfuzz report, rows.py).
 set -u
@@ -15,12 +17,17 @@ mkdir -p "$run_dir"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; date -u; nproc; "$gf" --version | head -2; } >> "$OUT/summary.txt" 2>&1
 baseline=baselines/nvidia-h200.csv
 budget=${GRIDFUZZ_BUDGET_S:-520}
+costs=(--costs "$baseline")
+if [ -n "${GRIDFUZZ_COSTS:-}" ]; then
+  case $GRIDFUZZ_COSTS in *.xz) xzcat "$GRIDFUZZ_COSTS" ;; *) cat "$GRIDFUZZ_COSTS" ;; esac > "$run_dir/costs-given.csv"
+  costs+=(--costs "$run_dir/costs-given.csv")
+fi
 # The sweep stops starting cases at its budget; a case already running may take up to --timeout, so
 # the call's own limit is kept by a TERM (the CSV keeps every finished row; --resume continues it).
 sweep_plan() {  # sweep_plan EXTRA_ARGS...
   local t0=$(date +%s)
   timeout --signal=TERM --kill-after=15 $(( budget + ${GRIDFUZZ_GRACE_S:-40} )) \
-    "$gf" sweep --cases 0 --order cost --costs "$baseline" "$@" --timeout 300 --workers-per-device 4 \
+    "$gf" sweep --cases 0 --order cost "${costs[@]}" "$@" --timeout 300 --workers-per-device 4 \
     --ledger properties/known-failures.txt --time-budget "$budget" --csv "$run_dir/plan.csv" >> "$run_dir/plan.log" 2>&1
   echo "plan.csv ($mode): sweep rc=$? wall_s=$(( $(date +%s) - t0 )) rows=$(( $(wc -l < "$run_dir/plan.csv") - 1 ))" >> "$OUT/summary.txt"
   grep -E "^(sweep:|time budget|note: (resuming|boundary cases|[0-9]+ repeated))" "$run_dir/plan.log" | tail -n 8 >> "$OUT/summary.txt"
