@@ -74,6 +74,30 @@ TEST(CliReport, TheH200BaselineGetsOneSummaryPerKernelAndItsTwoAxisTables) {
     EXPECT_TRUE(std::filesystem::exists(dir / ("out/plots/" + kernel + "-nvidia-h200-summary.gp"))) << kernel;
 }
 
+// The nightly finds a GPU's baseline by the slug of its rows' device (scripts/nightly, `report
+// --device-slugs`): every committed baseline must be named so, hold one device, no build of a
+// modified tree, and pass the gate against itself (the strict reader, the ledger, every coverage rule).
+TEST(CliReport, EveryCommittedBaselineIsNamedByItsDeviceAndPassesItsOwnGate) {
+  const std::filesystem::path dir = std::filesystem::path(GRIDFUZZ_SOURCE_DIR) / "baselines";
+  std::size_t baselines = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::filesystem::path csv = entry.path();
+    if (csv.extension() != ".csv") continue;
+    ++baselines;
+    std::string stem = csv.stem().string();
+    if (stem.ends_with("-speed")) stem.resize(stem.size() - 6);
+    const auto slugs = run("report --device-slugs " + q(csv));
+    EXPECT_EQ(slugs.exit_code, 0) << csv << slugs.output;
+    EXPECT_EQ(slugs.output, stem + "\n") << csv;
+    for (const CsvRow& row : read_rows(csv))
+      ASSERT_FALSE(row.get("commit").ends_with("+dirty")) << csv << ": " << row.get("case_id");
+    const auto gate = run("diff " + q(csv) + " " + q(csv) + " --min-coverage 100");
+    EXPECT_EQ(gate.exit_code, 0) << csv << gate.output;
+    EXPECT_NE(gate.output.find("gate: passed"), std::string::npos) << csv << gate.output;
+  }
+  EXPECT_GE(baselines, 3u) << "the H200's, its speed tier's and the H100's";
+}
+
 TEST(CliReport, MergesShardsGivenTogether) {
   TempDir dir;
   auto rows = legacy_run();
