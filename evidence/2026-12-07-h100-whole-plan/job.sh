@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 2026-12-07: the whole static plan from nothing on one GPU (asked for an H200), as the nightly sweeps it (untimed, every
-# oracle check on, cheapest first priced by the baseline), in two device calls (a call lasts at most
-# 600 s): the second resumes the first's CSV on the same warm machine. Then the speed tier, timed.
+# oracle check on, cheapest first priced by the baseline), in as many device calls as it needs (a
+# call lasts at most 600 s): each `resume` continues the CSV the call before left on the same warm
+# machine (it took three on an H100). `speed`, the speed tier timed, was not run that day.
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR [GRIDFUZZ_BUDGET_S=520] job.sh plan     # from nothing
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR [GRIDFUZZ_BUDGET_S=400] job.sh resume   # continue /tmp/gf-run/plan.csv
 #   GRIDFUZZ_PREBUILT=DIR OUT=DIR job.sh speed                            # the speed tier, one worker, timed
