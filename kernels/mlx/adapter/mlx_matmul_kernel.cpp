@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include "gridfuzz/device/function.hpp"
 
@@ -49,10 +50,10 @@ std::optional<std::string> MlxMatmulKernel::check(const Params& p) const {
   if (auto problem = AffineMatmulKernel::check(p)) return problem;
   const affine::MatmulShape s = shape(p);
   // Every kernel MLX's host code picks for this call, in either variant, must be one this build
-  // compiled (qmv: all of qmv.cu; qmm_sm80: group 64, bits 4/8, tile_m 16/32/64).
+  // compiled (qmv: all of qmv.cu; qmm_sm80: group 64, bits 4/8, tile_m 16/32/64). One chunk of each
+  // size names them all (dispatched_kernels), however many chunks the plan has.
   for (Variant v : {Variant::upstream, Variant::chunked}) {
-    const MlxCall call = run_call(s, v, build_device());
-    for (const MlxLaunch& l : call.launches)
+    for (const MlxLaunch& l : dispatched_kernels(s, v, build_device()))
       if (l.function == nullptr)
         return "MLX dispatches " + l.kernel + " for this call, which this build does not compile ahead of time "
                "(docs/upstream/mlx.md, \"What is built\")";
@@ -69,11 +70,11 @@ class MlxMatmulCase final : public affine::AffineMatmulCase {
   MlxMatmulCase(const affine::MatmulShape& shape, Variant variant) : AffineMatmulCase(shape, true), variant_(variant) {}
 
   LaunchPlan plan(const DeviceLimits& limits) const override {
-    const MlxCall call = run_call(s_, variant_, limits);
+    MlxCall call = run_call(s_, variant_, limits);
     LaunchPlan plan;
-    plan.host_error = call.host_error;
-    for (const MlxLaunch& l : call.launches) plan.launches.push_back(l.spec);
-    plan.indices = call.indices;
+    plan.host_error = std::move(call.host_error);
+    for (MlxLaunch& l : call.launches) plan.launches.push_back(std::move(l.spec));
+    plan.indices = std::move(call.indices);
     return plan;
   }
   std::vector<SplitPiece> split(const DeviceLimits& limits) const override { return reference_pieces(s_, limits); }

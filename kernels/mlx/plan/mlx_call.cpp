@@ -264,6 +264,48 @@ MlxCall run_chunked(const affine::MatmulShape& s, const DeviceLimits& limits, mc
   return call;
 }
 
+// The chunks of the chunked call in run_chunked's order, as runs of one size: `count` full chunks
+// of chunk_rows (dense) or chunk_pairs (gather), then the shorter rest, if any.
+struct ChunkRun {
+  std::uint64_t size = 0, count = 0;
+};
+
+std::vector<ChunkRun> chunk_runs(const affine::MatmulShape& s, const DeviceLimits& limits) {
+  const std::uint64_t total = s.gather ? s.batches : s.m;
+  const std::uint64_t cap = s.gather ? chunk_pairs(s, limits) : chunk_rows(s, limits);
+  std::vector<ChunkRun> runs;
+  if (total / cap > 0) runs.push_back({cap, total / cap});
+  if (total % cap > 0) runs.push_back({total % cap, 1});
+  return runs;
+}
+
+// What MLX's host function plans for one chunk of `size`. Without pointers a chunk's arrays are
+// only its extents (their data stays null: advance), and MLX's host code and kernel_ranges read
+// nothing else, so every chunk of one size gets these same launches and indices.
+MlxCall plan_chunk(Path path, const affine::MatmulShape& s, std::uint64_t size, mc::cu::Device& device) {
+  const DevicePointers none;
+  MlxCall chunk;
+  chunk.path = path;
+  CallArrays a = s.gather ? gather_arrays(s, 0, size, none) : dense_arrays(s, 0, size, none);
+  issue(path, s, a, device, chunk, {});
+  return chunk;
+}
+
+// run_chunked's plan with MLX's host function asked once per run of equal chunks: its launches and
+// indices repeated for each chunk of the run, in the same order.
+MlxCall plan_chunked(const affine::MatmulShape& s, const DeviceLimits& limits, mc::cu::Device& device) {
+  MlxCall call;
+  call.path = path_64(s, device);
+  for (const ChunkRun& run : chunk_runs(s, limits)) {
+    const MlxCall chunk = plan_chunk(call.path, s, run.size, device);
+    for (std::uint64_t i = 0; i < run.count; ++i) {
+      call.launches.insert(call.launches.end(), chunk.launches.begin(), chunk.launches.end());
+      call.indices.insert(call.indices.end(), chunk.indices.begin(), chunk.indices.end());
+    }
+  }
+  return call;
+}
+
 }  // namespace
 
 std::optional<Variant> parse_variant(const std::string& name) {
@@ -298,7 +340,18 @@ MlxCall run_call(const affine::MatmulShape& s, Variant variant, const DeviceLimi
   const DevicePointers none;
   const DevicePointers& p = pointers ? *pointers : none;
   const LaunchSink& out = pointers ? sink : LaunchSink{};
-  return variant == Variant::upstream ? run_upstream(s, device, p, out) : run_chunked(s, limits, device, p, out);
+  if (variant == Variant::upstream) return run_upstream(s, device, p, out);
+  return pointers ? run_chunked(s, limits, device, p, out) : plan_chunked(s, limits, device);
+}
+
+std::vector<MlxLaunch> dispatched_kernels(const affine::MatmulShape& s, Variant variant, const DeviceLimits& limits) {
+  if (variant == Variant::upstream) return run_call(s, variant, limits).launches;
+  mc::cu::Device device(limits.cc_major, limits.cc_minor);
+  const Path path = path_64(s, device);
+  std::vector<MlxLaunch> launches;
+  for (const ChunkRun& run : chunk_runs(s, limits))
+    for (MlxLaunch& l : plan_chunk(path, s, run.size, device).launches) launches.push_back(std::move(l));
+  return launches;
 }
 
 std::vector<SplitPiece> reference_pieces(const affine::MatmulShape& s, const DeviceLimits& limits) {

@@ -63,9 +63,18 @@ struct MlxCall {
   std::vector<IndexRange> indices;  // what the launched kernels form, from the values they receive
 };
 
-// Runs the call. `pointers` null: plan only (sink unused).
+// Runs the call. `pointers` null: plan only (sink unused); the chunked call's plan then asks MLX's
+// host function once per distinct chunk size and repeats its launches and indices for the other
+// chunks of that size (see dispatched_kernels), the same plan as issuing every chunk.
 MlxCall run_call(const affine::MatmulShape& shape, Variant variant, const DeviceLimits& limits,
                  const DevicePointers* pointers = nullptr, const LaunchSink& sink = {});
+
+// The launches of the call's plan with each chunk size once: upstream's one call; chunked, one chunk
+// of each distinct size (every full chunk, then a shorter last one, which may get another CTA tile,
+// qmm_sm80.cu:17-22). Without pointers, chunks of one size get the same arrays, so the same
+// launches: this names every kernel the call dispatches in at most two host calls, where the plan's
+// chunks can number hundreds (MlxMatmulKernel::check).
+std::vector<MlxLaunch> dispatched_kernels(const affine::MatmulShape& shape, Variant variant, const DeviceLimits& limits);
 
 // The split reference: the whole call's kernel (its path, no dispatch per piece) over pieces that
 // are safe under every limit and all get the whole call's CTA tile (dense: row pieces of
