@@ -1,11 +1,14 @@
 // Issue 16, item 7: one dense quantized matmul out[M, N] = x[M, K] * dequant(w[N, K])^T, bf16
-// activations, 4-bit weights, group 64, timed three ways in one run, shape by shape:
+// activations, 4-bit weights, group 64, timed four ways in one run, shape by shape:
 //   mlx.qmm/upstream   MLX's kernels as MLX's own host code dispatches them (qmv for M < 8,
 //                      qmm_sm80 otherwise at these shapes; docs/upstream/mlx.md)
-//   affine.qmm/fixed   gridfuzz's affine qmv/qmm (kernels/affine)
+//   affine.qmm/fixed   gridfuzz's affine qmv/qmm with MLX's geometry (kernels/affine)
+//   affine.qmm/hopper  gridfuzz's fastest path: qmv_stream at M 1, qmm_small at 2-64 tokens,
+//                      CUTLASS sm90 above (issue #33 item 3: no slower than MLX's from M 1 to 512)
 //   cublas_bf16        cuBLAS bf16 GEMM on the same weights dequantized to bf16 (dequantization
 //                      not timed)
-// at M 1, 16, 512, 8192 and (N, K) (4096, 4096), (14336, 4096), (128256, 4096).
+// at M 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 8192 and (N, K) (4096, 4096), (14336, 4096),
+// (128256, 4096).
 //
 // What one sample times: the device time of one call's kernels. Before every sample the L2 is
 // flushed by a memset of 4x its size; the start event is recorded after the memset, then the host
@@ -171,7 +174,7 @@ double weight_bytes(const GuardedBuffers& b) {
   return static_cast<double>(b.bytes(kW) + b.bytes(kScales) + b.bytes(kBiases));
 }
 
-// One gridfuzz kernel (mlx.qmm upstream or affine.qmm fixed); the label names the launches.
+// One gridfuzz kernel (mlx.qmm upstream, affine.qmm fixed or hopper); the label names the launches.
 void BM_kernel(benchmark::State& state, std::shared_ptr<const Kernel> kernel, std::string variant, Shape s) {
   KernelCall call(std::move(kernel), s, std::move(variant));
   time_samples(state, s, weight_bytes(call.buffers()), [&] { call.enqueue(); });
@@ -218,9 +221,9 @@ void BM_cublas_bf16(benchmark::State& state, Shape s) {
                  std::to_string(s.n * s.k * 2) + " bytes)");
 }
 
-// Shape by shape, the three side by side.
+// Shape by shape, the four side by side.
 void register_side_by_side() {
-  const std::array<std::int64_t, 4> tokens{1, 16, 512, 8192};
+  const std::array<std::int64_t, 11> tokens{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 8192};
   const std::array<std::array<std::int64_t, 2>, 3> nk{{{4096, 4096}, {14336, 4096}, {128256, 4096}}};
   for (const std::int64_t m : tokens) {
     for (const auto& [n, k] : nk) {
@@ -233,6 +236,8 @@ void register_side_by_side() {
                                        std::string("upstream"), s));
       add(benchmark::RegisterBenchmark(("affine.qmm/fixed" + suffix).c_str(), BM_kernel,
                                        affine::make_dense_qmm_kernel(), std::string("fixed"), s));
+      add(benchmark::RegisterBenchmark(("affine.qmm/hopper" + suffix).c_str(), BM_kernel,
+                                       affine::make_dense_qmm_kernel(), std::string("hopper"), s));
       add(benchmark::RegisterBenchmark(("cublas_bf16" + suffix).c_str(), BM_cublas_bf16, s));
     }
   }
