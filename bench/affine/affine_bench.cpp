@@ -13,6 +13,10 @@
 //         cuBLAS bf16 side by side in one process, each sample one call after an L2 flush
 //         (BM_small_m_*; MLX's kernels are timed by bench/mlx, not here); BM_qmm_small_parts: the
 //         small-M kernel with 2 and 4 K parts at 2-32 tokens.
+//   hopper configurations (issue #33 item 1; built with -DGRIDFUZZ_HOPPER_CONFIGS=ON only): the
+//         hopper GEMM with other tiles and schedules (hopper_configs.hpp) at the qmm shapes, on
+//         the hopper case's buffers, beside the production one (BM_affine_dense/hopper); and the
+//         production path beside the narrow tile alone where the plan's token tile changes.
 // Counters: bytes (per call), GB/s (bytes/time), TFLOP/s (2*M*N*K/time).
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -34,6 +38,9 @@
 #include "gridfuzz/device/stream.hpp"
 #include "gridfuzz/engine/guarded_buffers.hpp"
 #include "read_only_kernel.cuh"
+#if GRIDFUZZ_HOPPER_CONFIGS
+#include "hopper_configs.hpp"
+#endif
 
 namespace gridfuzz::affine {
 namespace {
@@ -331,6 +338,53 @@ void parts_shapes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.05);
 }
 BENCHMARK(BM_qmm_small_parts)->Apply(parts_shapes);
+
+#if GRIDFUZZ_HOPPER_CONFIGS
+// One configuration of the hopper GEMM (hopper_configs.hpp) on the hopper case's buffers: x, w,
+// scales, biases, out, then the N-major scales and biases (hopper_qmm_case.cpp).
+void BM_hopper_config(benchmark::State& state, const std::string& name) {
+  DeviceSession& s = session();
+  const auto kernel = make_dense_qmm_kernel();
+  const std::int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const auto bound = kernel->bind(dense_params(*kernel, m, n, k), "hopper");
+  GuardedBuffers bufs(bound->buffers());
+  bound->fill_inputs(1, bufs, s.stream.get());
+  const auto ptr = [&](std::size_t i) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(bufs.ptr(i))); };
+  HopperQmmArgs a;
+  a.x = ptr(0);
+  a.w = ptr(1);
+  a.out = ptr(4);
+  a.scales_mn = ptr(5);
+  a.biases_mn = ptr(6);
+  a.tokens = m;
+  a.n = n;
+  a.k = k;
+  a.group_size = 64;
+  a.sm_count = s.limits.sm_count;
+  try {
+    time_with_events(state, [&] { bench::launch_hopper_config(name, a, s.stream.get()); });
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  set_counters(state, static_cast<double>(bound->bytes_moved()), 2.0 * m * n * k);
+  state.SetLabel(name);
+}
+// Where the plan's token tile changes (hopper_plan.hpp, kHopperWideMinTokens): the production path
+// beside the narrow tile alone, 128 to 2048 tokens at 14336 x 4096.
+void tile_rule_shapes(benchmark::internal::Benchmark* b) {
+  for (const std::int64_t m : {128, 129, 256, 512, 1024, 2048}) b->Args({m, 14336, 4096});
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+const bool hopper_configs_registered = [] {
+  for (const std::string& name : bench::hopper_config_names())
+    benchmark::RegisterBenchmark(("BM_hopper_config/" + name).c_str(), BM_hopper_config, name)->Apply(qmm_shapes);
+  benchmark::RegisterBenchmark("BM_affine_dense/hopper", BM_affine_dense, "hopper")->Apply(tile_rule_shapes);
+  benchmark::RegisterBenchmark("BM_hopper_config/coop_128x128x64", BM_hopper_config, std::string("coop_128x128x64"))
+      ->Apply(tile_rule_shapes);
+  return true;
+}();
+#endif
 
 }  // namespace
 }  // namespace gridfuzz::affine

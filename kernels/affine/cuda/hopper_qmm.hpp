@@ -30,7 +30,8 @@ struct HopperQmmArgs {
 void groups_to_n_major(CUdeviceptr src, CUdeviceptr dst, std::uint64_t n, std::uint64_t groups, CUstream stream);
 
 bool hopper_qmm_compiled();
-const device::Function& hopper_qmm_function();
+// The kernel a call of `tokens` tokens runs (hopper_plan.hpp's hopper_tile picks its token tile).
+const device::Function& hopper_qmm_function(std::uint64_t tokens);
 // Builds CUTLASS's kernel parameters (TMA descriptors included), checks that `spec` (the plan's
 // launch) has CUTLASS's own grid, block and shared memory (std::logic_error if not), and launches
 // through `launcher` (checked: a refused launch throws device::LaunchError).

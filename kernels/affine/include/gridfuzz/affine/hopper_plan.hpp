@@ -15,12 +15,27 @@
 
 namespace gridfuzz::affine {
 
-// The compiled configuration; hopper_qmm.cu static_asserts each against CUTLASS's GemmKernel.
+// The compiled configurations; hopper_qmm.cu static_asserts each against CUTLASS's GemmKernel.
 inline constexpr int kHopperTileM = 128;   // weight rows (out columns) per tile: CUTLASS's M'
-inline constexpr int kHopperTileN = 128;   // tokens per tile: CUTLASS's N'
 inline constexpr int kHopperTileK = 64;    // K per stage; the group size must be a multiple
 inline constexpr int kHopperThreads = 384; // one producer and two consumer warpgroups
-inline constexpr std::uint64_t kHopperSmemBytes = 207872;  // GemmKernel::SharedStorageSize
+
+// The token tile (CUTLASS's N') and the shared memory that goes with it (GemmKernel::SharedStorageSize).
+struct HopperTile {
+  int tokens;
+  std::uint64_t smem_bytes;
+};
+inline constexpr HopperTile kHopperNarrowTile{128, 207872};
+inline constexpr HopperTile kHopperWideTile{256, 205824};
+// From this many tokens on, the wide tile: each weight tile, dequantized in registers, then feeds
+// twice the tokens, which halves the conversion work per MMA (8192 x 14336 x 4096 on an H100: 0.75x
+// of cuBLAS bf16 with the narrow tile, 0.93x with the wide one; evidence/2026-12-07-h100-kernels-33).
+// Below it a wide tile would be mostly padding.
+inline constexpr std::uint64_t kHopperWideMinTokens = 129;
+// The tile a call of `tokens` tokens runs with (hopper_qmm.cu launches the kernel built for it).
+constexpr HopperTile hopper_tile(std::uint64_t tokens) {
+  return tokens >= kHopperWideMinTokens ? kHopperWideTile : kHopperNarrowTile;
+}
 
 // Whether this build has the sm_90a kernel (CUTLASS headers found, sm_90a compiled).
 bool hopper_path_built();

@@ -1,6 +1,6 @@
 // affine.qmm's "hopper" variant, host side: when the CUTLASS sm90 path is picked (8 or more tokens,
 // device sm_90, 4-bit, bf16, group a multiple of 64) and the one launch it then declares (CUTLASS's persistent
-// grid, 384 threads, its shared memory); otherwise exactly the fixed plan. Pure: the rule is
+// grid, 384 threads, the shared memory of its token tile); otherwise exactly the fixed plan. Pure: the rule is
 // checked with `built` both ways, whatever this build compiled.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -38,14 +38,33 @@ TEST(HopperPlan, EligibleCallIsOneCutlassLaunch) {
   EXPECT_EQ(l.name, "qmm_sm90a_cutlass");
   EXPECT_EQ(l.grid, (Dim3{8, 1, 1}));
   EXPECT_EQ(l.block, (Dim3{static_cast<std::uint64_t>(kHopperThreads), 1, 1}));
-  EXPECT_EQ(l.dynamic_smem_bytes, kHopperSmemBytes);
+  EXPECT_EQ(l.dynamic_smem_bytes, kHopperNarrowTile.smem_bytes);
   EXPECT_TRUE(l.smem_optin);
   EXPECT_TRUE(predict(h.plan, sm90).accepted());
 }
 
+// Up to 128 tokens the narrow token tile (128), from 129 on the wide one (256): its shared memory in
+// the launch, and the token tiles counted in its size.
+TEST(HopperPlan, TokenTileFollowsTheTokenCount) {
+  const DeviceLimits sm90 = test::sm90();
+  EXPECT_EQ(hopper_tile(65).tokens, 128);
+  EXPECT_EQ(hopper_tile(128).tokens, 128);
+  EXPECT_EQ(hopper_tile(129).tokens, 256);
+  EXPECT_EQ(hopper_tile(1u << 22).tokens, 256);
+  const LaunchSpec narrow = plan_hopper(dense_shape(128, 1024, 768), sm90, true).plan.launches.at(0);
+  const LaunchSpec wide = plan_hopper(dense_shape(129, 1024, 768), sm90, true).plan.launches.at(0);
+  EXPECT_EQ(narrow.dynamic_smem_bytes, kHopperNarrowTile.smem_bytes);
+  EXPECT_EQ(wide.dynamic_smem_bytes, kHopperWideTile.smem_bytes);
+  // 1024 columns: 8 weight tiles; 129 tokens are one wide tile, so 8 CTAs as at 128 tokens.
+  EXPECT_EQ(narrow.grid, (Dim3{8, 1, 1}));
+  EXPECT_EQ(wide.grid, (Dim3{8, 1, 1}));
+  // 512 tokens: 2 wide tiles x 1 weight tile (128 columns).
+  EXPECT_EQ(plan_hopper(dense_shape(512, 128, 64), sm90, true).plan.launches.at(0).grid, (Dim3{2, 1, 1}));
+}
+
 TEST(HopperPlan, PersistentGridIsOneCtaPerSmAtMost) {
   const DeviceLimits sm90 = test::sm90();
-  // 8192 tokens (64 tiles) x 4096 or 14336 columns (32 or 112 tiles): more tiles than SMs.
+  // 8192 tokens (32 wide tiles) x 4096 or 14336 columns (32 or 112 tiles): more tiles than SMs.
   const HopperPlan big = plan_hopper(dense_shape(8192, 4096, 4096), sm90, true);
   ASSERT_TRUE(big.hopper);
   EXPECT_EQ(big.plan.launches[0].grid, (Dim3{sm90.sm_count, 1, 1}));
@@ -54,8 +73,8 @@ TEST(HopperPlan, PersistentGridIsOneCtaPerSmAtMost) {
   DeviceLimits few = sm90;
   few.sm_count = 7;
   EXPECT_EQ(plan_hopper(dense_shape(8192, 4096, 4096), few, true).plan.launches[0].grid, (Dim3{7, 1, 1}));
-  // 129 tokens (2 tiles) x 128 columns (1 tile): 2 CTAs on grid.x.
-  EXPECT_EQ(plan_hopper(dense_shape(129, 128, 64), sm90, true).plan.launches[0].grid, (Dim3{2, 1, 1}));
+  // 257 tokens (2 wide tiles) x 128 columns (1 tile): 2 CTAs on grid.x.
+  EXPECT_EQ(plan_hopper(dense_shape(257, 128, 64), sm90, true).plan.launches[0].grid, (Dim3{2, 1, 1}));
 }
 
 // The split reference of a CUTLASS call plans its chunks without the qmv_stream rule: a last
@@ -91,8 +110,13 @@ TEST(HopperPlan, IneligibleCallsRunTheFixedPlan) {
     EXPECT_TRUE(same_launches(h.plan, plan_matmul(c.shape, Variant::fixed, c.limits).plan)) << c.why;
   }
   DeviceLimits no_room = sm90;
-  no_room.smem_per_block_optin = kHopperSmemBytes - 1;
+  // Each tile's own shared memory: a device with room for the wide tile only runs it, and the other way round.
+  no_room.smem_per_block_optin = kHopperWideTile.smem_bytes - 1;
   EXPECT_NE(hopper_ineligible(dense_shape(300, 1024, 768), no_room, true)->find("shared memory"), std::string::npos);
+  DeviceLimits wide_only = sm90;
+  wide_only.smem_per_block_optin = kHopperWideTile.smem_bytes;
+  EXPECT_FALSE(hopper_ineligible(dense_shape(300, 1024, 768), wide_only, true).has_value());
+  EXPECT_NE(hopper_ineligible(dense_shape(100, 1024, 768), wide_only, true)->find("shared memory"), std::string::npos);
 }
 
 TEST(HopperPlan, VariantPlanIsThePlanOfThisBuild) {
@@ -138,7 +162,9 @@ RC_GTEST_PROP(HopperPlan, NeverRefusedNorWrappedOnSm90, ()) {
   RC_ASSERT(pred.index_wrap() == "safe");
   const Dim3 g = h.plan.launches[0].grid;
   RC_ASSERT(g.y == 1u && g.z == 1u);
-  RC_ASSERT(g.x == std::min<std::uint64_t>(test::sm90().sm_count, ((tokens + 127) / 128) * (vocab / 128)));
+  const std::uint64_t tile = tokens > 128 ? 256 : 128;
+  RC_ASSERT(g.x == std::min<std::uint64_t>(test::sm90().sm_count, ((tokens + tile - 1) / tile) * (vocab / 128)));
+  RC_ASSERT(h.plan.launches[0].dynamic_smem_bytes == (tokens > 128 ? 205824u : 207872u));
 }
 
 }  // namespace
