@@ -3,9 +3,9 @@
 // geometry of ours, not MLX's (docs/DECISIONS.md, "qmv_stream"): block (32, 8), grid
 // (min(ceil(n/8), sm_count * kQmvStreamBlocksPerSm), m); token row y on grid.y as in MLX's qmv.
 //
-// Each warp first puts its first items in flight (below); then the block stages its token's whole
-// activation row in dynamic shared memory once (permuted into the pairs the nibbles meet, and one
-// float sum per lane's 32 elements: 8704 bytes per 4096 elements), then each warp
+// The block stages its token's whole activation row in dynamic shared memory once (permuted into
+// the pairs the nibbles meet, and one float sum per lane's 32 elements: 8704 bytes per 4096
+// elements), then each warp
 // walks the weight rows blockIdx.x*8 + warp, + gridDim.x*8, ... one (row, 4096-element tile) item
 // at a time. An item's weights (four 16-byte segments per lane) are copied by cp.async into a ring
 // of kQmvStreamStages slots of the warp's own shared memory, kQmvStreamStages - 1 items ahead of
@@ -139,13 +139,9 @@ __device__ __forceinline__ void qmv_stream_stage(const T* x, std::int64_t k, uin
 // and its scales in groups[i % kQmvStreamStages]; while item i is computed, items i+1 ..
 // i+kQmvStreamStages-1 are in flight. One cp.async group is committed per item issued (an empty
 // one past the last row), so "item i has landed" is "at most kQmvStreamStages - 2 groups pending".
-// stage_x: the block's staging of its token row (every thread, ending in __syncthreads), called
-// once the warp's first items are in flight, so that their latency and the staging's overlap (the
-// ring is apart from the staged row): at 14336 x 4096 a warp computes only four or five items.
-template <class T, class Index, bool FULL, class StageX>
+template <class T, class Index, bool FULL>
 __device__ __forceinline__ void qmv_stream_rows(const MatmulArgs& a, const uint4* pairs_s, const float* sums_s,
-                                                uint4* ring, typename Index::type y, std::int64_t first_row,
-                                                StageX&& stage_x) {
+                                                uint4* ring, typename Index::type y, std::int64_t first_row) {
   using E = Element<T>;
   using I = typename Index::type;
   constexpr int S = kQmvStreamStages;
@@ -187,7 +183,6 @@ __device__ __forceinline__ void qmv_stream_rows(const MatmulArgs& a, const uint4
     issue(ahead, j, groups[j]);
     ahead = next(ahead);
   }
-  stage_x();
   float acc = 0.f;
   while (true) {
     #pragma unroll
@@ -229,15 +224,13 @@ __global__ void __launch_bounds__(32 * kQmvStreamWarps, 3) qmv_stream_kernel(Mat
   using I = typename Index::type;
   const I k = Index::of(a.k), y = Index::of(blockIdx.y);
   const T* x = reinterpret_cast<const T*>(a.x) + static_cast<std::int64_t>(Index::mul(y, k));
-  const auto stage_x = [&] {
-    qmv_stream_stage<T>(x, a.k, pairs_s, sums_s);
-    __syncthreads();
-  };
+  qmv_stream_stage<T>(x, a.k, pairs_s, sums_s);
+  __syncthreads();
 
-  // A warp past the last row issues nothing (empty groups), stages with the block, then returns.
   const std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kQmvStreamWarps + threadIdx.y;
-  if (a.k % kQmvStreamTile == 0) qmv_stream_rows<T, Index, true>(a, pairs_s, sums_s, ring, y, row, stage_x);
-  else qmv_stream_rows<T, Index, false>(a, pairs_s, sums_s, ring, y, row, stage_x);
+  if (row >= a.n) return;
+  if (a.k % kQmvStreamTile == 0) qmv_stream_rows<T, Index, true>(a, pairs_s, sums_s, ring, y, row);
+  else qmv_stream_rows<T, Index, false>(a, pairs_s, sums_s, ring, y, row);
 }
 
 }  // namespace gridfuzz::affine
