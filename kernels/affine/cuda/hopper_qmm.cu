@@ -35,10 +35,14 @@ constexpr bool matches(HopperTile tile) {
 static_assert(matches<NarrowHopperGemm>(kHopperNarrowTile), "hopper_plan.hpp: kHopperThreads, kHopperNarrowTile");
 static_assert(matches<WideHopperGemm>(kHopperWideTile), "hopper_plan.hpp: kHopperThreads, kHopperWideTile");
 
+HopperTile tile_of(const HopperQmmArgs& a) {
+  return hopper_tile(static_cast<std::uint64_t>(a.tokens), static_cast<std::uint64_t>(a.n), a.sm_count);
+}
+
 std::string geometry(const HopperQmmArgs& a) {
   return "hopper qmm (M'=N " + std::to_string(a.n) + ", N'=tokens " + std::to_string(a.tokens) + ", K " +
          std::to_string(a.k) + ", group " + std::to_string(a.group_size) + ", token tile " +
-         std::to_string(hopper_tile(static_cast<std::uint64_t>(a.tokens)).tokens) + ")";
+         std::to_string(tile_of(a).tokens) + ")";
 }
 
 std::string dims(dim3 d) { return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z); }
@@ -76,17 +80,17 @@ const device::LaunchRecord& launch(const device::Function& f, const LaunchSpec& 
 
 bool hopper_qmm_compiled() { return true; }
 
-const device::Function& hopper_qmm_function(std::uint64_t tokens) {
-  return hopper_tile(tokens).tokens == kHopperWideTile.tokens
+const device::Function& hopper_qmm_function(HopperTile tile) {
+  return tile.tokens == kHopperWideTile.tokens
              ? function<WideHopperGemm>("qmm_sm90a_cutlass<bf16,u4,128x256x64>")
              : function<NarrowHopperGemm>("qmm_sm90a_cutlass<bf16,u4,128x128x64>");
 }
 
 const device::LaunchRecord& launch_hopper_qmm(const LaunchSpec& spec, const HopperQmmArgs& a,
                                               device::Launcher& launcher, CUstream stream) {
-  const auto tokens = static_cast<std::uint64_t>(a.tokens);
-  const device::Function& f = hopper_qmm_function(tokens);
-  return hopper_tile(tokens).tokens == kHopperWideTile.tokens
+  const HopperTile tile = tile_of(a);
+  const device::Function& f = hopper_qmm_function(tile);
+  return tile.tokens == kHopperWideTile.tokens
              ? launch<WideHopperGemm>(f, spec, a, launcher, stream)
              : launch<NarrowHopperGemm>(f, spec, a, launcher, stream);
 }

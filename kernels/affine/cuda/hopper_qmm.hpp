@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "gridfuzz/affine/hopper_plan.hpp"
 #include "gridfuzz/device/function.hpp"
 #include "gridfuzz/device/launcher.hpp"
 #include "gridfuzz/launch_spec.hpp"
@@ -30,8 +31,8 @@ struct HopperQmmArgs {
 void groups_to_n_major(CUdeviceptr src, CUdeviceptr dst, std::uint64_t n, std::uint64_t groups, CUstream stream);
 
 bool hopper_qmm_compiled();
-// The kernel a call of `tokens` tokens runs (hopper_plan.hpp's hopper_tile picks its token tile).
-const device::Function& hopper_qmm_function(std::uint64_t tokens);
+// The kernel built for `tile` (hopper_plan.hpp's hopper_tile picks it per call).
+const device::Function& hopper_qmm_function(HopperTile tile);
 // Builds CUTLASS's kernel parameters (TMA descriptors included), checks that `spec` (the plan's
 // launch) has CUTLASS's own grid, block and shared memory (std::logic_error if not), and launches
 // through `launcher` (checked: a refused launch throws device::LaunchError).

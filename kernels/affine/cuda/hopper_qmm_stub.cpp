@@ -8,7 +8,7 @@ namespace gridfuzz::affine {
 
 bool hopper_qmm_compiled() { return false; }
 
-const device::Function& hopper_qmm_function(std::uint64_t) {
+const device::Function& hopper_qmm_function(HopperTile) {
   throw std::logic_error("hopper qmm: not compiled into this build (needs the mlx-cuda-13 CUTLASS headers)");
 }
 

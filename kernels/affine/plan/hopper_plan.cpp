@@ -31,7 +31,7 @@ std::optional<std::string> hopper_ineligible(const MatmulShape& s, const DeviceL
   if (s.m > INT32_MAX || s.n > INT32_MAX || s.k > INT32_MAX) return "a dimension exceeds int (CUTLASS's problem shape)";
   if (s.m == 0) return "no tokens";
   if (limits.sm_count == 0 || limits.sm_count > INT32_MAX) return "the device's SM count is unknown";
-  if (const std::uint64_t need = hopper_tile(s.m).smem_bytes; limits.smem_per_block_optin < need)
+  if (const std::uint64_t need = hopper_tile(s.m, s.n, limits.sm_count).smem_bytes; limits.smem_per_block_optin < need)
     return "the device's opt-in shared memory " + std::to_string(limits.smem_per_block_optin) + " B is below the " +
            std::to_string(need) + " B the kernel needs";
   return std::nullopt;
@@ -78,7 +78,7 @@ HopperPlan plan_hopper_gemm(const MatmulShape& s, const DeviceLimits& limits, bo
   }
   h.hopper = true;
   // CUTLASS's M' is the weight rows (N), its N' the tokens (swap trick, hopper_qmm.cu).
-  const HopperTile tile = hopper_tile(s.m);
+  const HopperTile tile = hopper_tile(s.m, s.n, limits.sm_count);
   const std::uint64_t tiles_m = ceil_div(s.n, kHopperTileM), tiles_n = ceil_div(s.m, tile.tokens);
   LaunchSpec spec;
   spec.name = "qmm_sm90a_cutlass";

@@ -27,14 +27,25 @@ struct HopperTile {
 };
 inline constexpr HopperTile kHopperNarrowTile{128, 207872};
 inline constexpr HopperTile kHopperWideTile{256, 205824};
-// From this many tokens on, the wide tile: each weight tile, dequantized in registers, then feeds
-// twice the tokens, which halves the conversion work per MMA (8192 x 14336 x 4096 on an H100: 0.75x
-// of cuBLAS bf16 with the narrow tile, 0.93x with the wide one; evidence/2026-12-07-h100-kernels-33).
-// Below it a wide tile would be mostly padding.
+// The wide tile feeds each weight tile, dequantized in registers, to twice the tokens, which halves
+// the conversion work per MMA; but it makes half as many tiles, and the persistent grid runs them in
+// waves of one tile per SM. On an H100 (evidence/2026-12-07-h100-kernels-33): at 8192 x 14336 x 4096
+// the narrow tile took 2.00 ms, the wide 1.60 (cuBLAS bf16 1.43), so a wide tile costs about 1.6
+// narrow ones; at 4096 x 4096 and 256-512 tokens, one wave either way, the wide tile was slower
+// (46.9 against 34.4 us at 256 tokens). So: the wide tile from 129 tokens on where its waves, at
+// 8/5 of a narrow wave each, are fewer than the narrow tile's waves.
 inline constexpr std::uint64_t kHopperWideMinTokens = 129;
-// The tile a call of `tokens` tokens runs with (hopper_qmm.cu launches the kernel built for it).
-constexpr HopperTile hopper_tile(std::uint64_t tokens) {
-  return tokens >= kHopperWideMinTokens ? kHopperWideTile : kHopperNarrowTile;
+inline constexpr std::uint64_t kHopperWideWaveCost5ths = 8;  // a wide wave in fifths of a narrow one
+
+// The tile a call of `tokens` tokens over `weight_rows` rows runs with on `sm_count` SMs
+// (hopper_qmm.cu launches the kernel built for it). 64-bit counts; sm_count 0 gives the narrow tile.
+constexpr HopperTile hopper_tile(std::uint64_t tokens, std::uint64_t weight_rows, std::uint64_t sm_count) {
+  if (tokens < kHopperWideMinTokens || sm_count == 0) return kHopperNarrowTile;
+  const auto ceil_div = [](std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); };
+  const std::uint64_t tiles_m = ceil_div(weight_rows, kHopperTileM);
+  const std::uint64_t narrow_waves = ceil_div(tiles_m * ceil_div(tokens, kHopperNarrowTile.tokens), sm_count);
+  const std::uint64_t wide_waves = ceil_div(tiles_m * ceil_div(tokens, kHopperWideTile.tokens), sm_count);
+  return kHopperWideWaveCost5ths * wide_waves < 5 * narrow_waves ? kHopperWideTile : kHopperNarrowTile;
 }
 
 // Whether this build has the sm_90a kernel (CUTLASS headers found, sm_90a compiled).

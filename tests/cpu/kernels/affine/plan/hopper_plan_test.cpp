@@ -43,28 +43,38 @@ TEST(HopperPlan, EligibleCallIsOneCutlassLaunch) {
   EXPECT_TRUE(predict(h.plan, sm90).accepted());
 }
 
-// Up to 128 tokens the narrow token tile (128), from 129 on the wide one (256): its shared memory in
-// the launch, and the token tiles counted in its size.
-TEST(HopperPlan, TokenTileFollowsTheTokenCount) {
+// The token tile: narrow (128) up to 128 tokens; from 129 on wide (256) where its waves of one
+// tile per SM, at 8/5 of a narrow wave each, are fewer than the narrow tile's waves.
+TEST(HopperPlan, TokenTileFollowsTheWaves) {
+  const std::uint64_t sms = test::sm90().sm_count;
+  ASSERT_EQ(sms, 132u);
+  EXPECT_EQ(hopper_tile(128, 14336, sms).tokens, 128);    // below the wide tile's minimum
+  EXPECT_EQ(hopper_tile(129, 14336, sms).tokens, 256);    // 112 weight tiles: 2 narrow waves, 1 wide
+  EXPECT_EQ(hopper_tile(256, 4096, sms).tokens, 128);     // 32 weight tiles: 1 wave either way
+  EXPECT_EQ(hopper_tile(512, 4096, sms).tokens, 128);     // 128 narrow tiles, still 1 wave
+  EXPECT_EQ(hopper_tile(1024, 4096, sms).tokens, 256);    // 2 narrow waves, 1 wide
+  EXPECT_EQ(hopper_tile(8192, 4096, sms).tokens, 256);    // 16 narrow waves, 8 wide: 12.8 < 16
+  EXPECT_EQ(hopper_tile(8192, 128256, sms).tokens, 256);
+  EXPECT_EQ(hopper_tile(8192, 4096, 0).tokens, 128);      // no SM count: the narrow tile
+  // At 132 weight tiles: 6 narrow waves against 3 wide ones (24/5 < 6): wide; 5 against 3
+  // (24/5 < 5): wide; 3 against 2 (16/5 >= 3): narrow.
+  EXPECT_EQ(hopper_tile(256 * 3, 128 * 132, sms).tokens, 256);
+  EXPECT_EQ(hopper_tile(128 * 5, 128 * 132, sms).tokens, 256);
+  EXPECT_EQ(hopper_tile(128 * 3, 128 * 132, sms).tokens, 128);
+
+  // The plan launches with the chosen tile's shared memory and counts its tiles in the grid.
   const DeviceLimits sm90 = test::sm90();
-  EXPECT_EQ(hopper_tile(65).tokens, 128);
-  EXPECT_EQ(hopper_tile(128).tokens, 128);
-  EXPECT_EQ(hopper_tile(129).tokens, 256);
-  EXPECT_EQ(hopper_tile(1u << 22).tokens, 256);
-  const LaunchSpec narrow = plan_hopper(dense_shape(128, 1024, 768), sm90, true).plan.launches.at(0);
-  const LaunchSpec wide = plan_hopper(dense_shape(129, 1024, 768), sm90, true).plan.launches.at(0);
+  const LaunchSpec narrow = plan_hopper(dense_shape(256, 4096, 768), sm90, true).plan.launches.at(0);
+  const LaunchSpec wide = plan_hopper(dense_shape(129, 14336, 768), sm90, true).plan.launches.at(0);
   EXPECT_EQ(narrow.dynamic_smem_bytes, kHopperNarrowTile.smem_bytes);
+  EXPECT_EQ(narrow.grid, (Dim3{64, 1, 1}));  // 32 weight tiles x 2 token tiles
   EXPECT_EQ(wide.dynamic_smem_bytes, kHopperWideTile.smem_bytes);
-  // 1024 columns: 8 weight tiles; 129 tokens are one wide tile, so 8 CTAs as at 128 tokens.
-  EXPECT_EQ(narrow.grid, (Dim3{8, 1, 1}));
-  EXPECT_EQ(wide.grid, (Dim3{8, 1, 1}));
-  // 512 tokens: 2 wide tiles x 1 weight tile (128 columns).
-  EXPECT_EQ(plan_hopper(dense_shape(512, 128, 64), sm90, true).plan.launches.at(0).grid, (Dim3{2, 1, 1}));
+  EXPECT_EQ(wide.grid, (Dim3{112, 1, 1}));   // 112 weight tiles x 1 token tile
 }
 
 TEST(HopperPlan, PersistentGridIsOneCtaPerSmAtMost) {
   const DeviceLimits sm90 = test::sm90();
-  // 8192 tokens (32 wide tiles) x 4096 or 14336 columns (32 or 112 tiles): more tiles than SMs.
+  // 8192 tokens x 4096 or 14336 columns (32 or 112 weight tiles): more tiles than SMs.
   const HopperPlan big = plan_hopper(dense_shape(8192, 4096, 4096), sm90, true);
   ASSERT_TRUE(big.hopper);
   EXPECT_EQ(big.plan.launches[0].grid, (Dim3{sm90.sm_count, 1, 1}));
@@ -73,8 +83,8 @@ TEST(HopperPlan, PersistentGridIsOneCtaPerSmAtMost) {
   DeviceLimits few = sm90;
   few.sm_count = 7;
   EXPECT_EQ(plan_hopper(dense_shape(8192, 4096, 4096), few, true).plan.launches[0].grid, (Dim3{7, 1, 1}));
-  // 257 tokens (2 wide tiles) x 128 columns (1 tile): 2 CTAs on grid.x.
-  EXPECT_EQ(plan_hopper(dense_shape(257, 128, 64), sm90, true).plan.launches[0].grid, (Dim3{2, 1, 1}));
+  // 257 tokens (3 narrow tiles: 1 wave, so the narrow tile) x 128 columns (1 tile): 3 CTAs on grid.x.
+  EXPECT_EQ(plan_hopper(dense_shape(257, 128, 64), sm90, true).plan.launches[0].grid, (Dim3{3, 1, 1}));
 }
 
 // The split reference of a CUTLASS call plans its chunks without the qmv_stream rule: a last
@@ -110,12 +120,12 @@ TEST(HopperPlan, IneligibleCallsRunTheFixedPlan) {
     EXPECT_TRUE(same_launches(h.plan, plan_matmul(c.shape, Variant::fixed, c.limits).plan)) << c.why;
   }
   DeviceLimits no_room = sm90;
-  // Each tile's own shared memory: a device with room for the wide tile only runs it, and the other way round.
+  // Each tile's own shared memory: a device with room for the wide tile only runs the calls that take it.
   no_room.smem_per_block_optin = kHopperWideTile.smem_bytes - 1;
-  EXPECT_NE(hopper_ineligible(dense_shape(300, 1024, 768), no_room, true)->find("shared memory"), std::string::npos);
+  EXPECT_NE(hopper_ineligible(dense_shape(8192, 4096, 768), no_room, true)->find("shared memory"), std::string::npos);
   DeviceLimits wide_only = sm90;
   wide_only.smem_per_block_optin = kHopperWideTile.smem_bytes;
-  EXPECT_FALSE(hopper_ineligible(dense_shape(300, 1024, 768), wide_only, true).has_value());
+  EXPECT_FALSE(hopper_ineligible(dense_shape(8192, 4096, 768), wide_only, true).has_value());
   EXPECT_NE(hopper_ineligible(dense_shape(100, 1024, 768), wide_only, true)->find("shared memory"), std::string::npos);
 }
 
@@ -162,9 +172,15 @@ RC_GTEST_PROP(HopperPlan, NeverRefusedNorWrappedOnSm90, ()) {
   RC_ASSERT(pred.index_wrap() == "safe");
   const Dim3 g = h.plan.launches[0].grid;
   RC_ASSERT(g.y == 1u && g.z == 1u);
-  const std::uint64_t tile = tokens > 128 ? 256 : 128;
-  RC_ASSERT(g.x == std::min<std::uint64_t>(test::sm90().sm_count, ((tokens + tile - 1) / tile) * (vocab / 128)));
-  RC_ASSERT(h.plan.launches[0].dynamic_smem_bytes == (tokens > 128 ? 205824u : 207872u));
+  // The tile: narrow up to 128 tokens; otherwise the one with fewer waves at 8/5 of a narrow wave
+  // per wide wave; the grid counts its tiles and the launch asks for its shared memory.
+  const std::uint64_t sms = test::sm90().sm_count, tiles_m = vocab / 128;
+  const std::uint64_t narrow_waves = (tiles_m * ((tokens + 127) / 128) + sms - 1) / sms;
+  const std::uint64_t wide_waves = (tiles_m * ((tokens + 255) / 256) + sms - 1) / sms;
+  const bool wide = tokens > 128 && 8 * wide_waves < 5 * narrow_waves;
+  const std::uint64_t tile = wide ? 256 : 128;
+  RC_ASSERT(g.x == std::min<std::uint64_t>(sms, ((tokens + tile - 1) / tile) * tiles_m));
+  RC_ASSERT(h.plan.launches[0].dynamic_smem_bytes == (wide ? 205824u : 207872u));
 }
 
 }  // namespace
