@@ -5,8 +5,8 @@ int M, N (mlx/backend/cuda/quantized/quantized.cpp:101-104; again qmm_utils.h:12
           (mlx/backend/cuda/device.cpp:269, 320, 348, 356), so mx.eval raises RuntimeError.
   case 2: tokens x vocab = 2^32 (16384 x 262144): M * N is 0, the division kills the process (SIGFPE).
   case 3: tokens x vocab just past 2^32 (134227 x 32000): B is a wrong, legal count; qmm_sm80 is
-          launched with B times the work and reads out of bounds. gridfuzz's call of it faulted at
-          once on the H200 (K 128); in MLX, on one H100, it neither faulted nor finished within
+          launched with B times the work and reads out of bounds. gridfuzz's call of it faulted
+          on the H200 (K 128); in MLX, on one H100, it neither faulted nor finished within
           150 s (2026-12-06 at K 4096, 2026-12-07 at K 128). Its "control" is 134217 tokens, the
           last with tokens x vocab under 2^32, which finding 1 already refuses (every call from
           2^31 to 2^32 elements is): no call near this boundary passes.
